@@ -12,8 +12,8 @@
 use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::context::guard;
-use sidecar_llm::{ChatMessage, ToolCall};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ToolCall;
 use sidecar_memory::Category;
 use sidecar_store::NewMessage;
 
@@ -59,7 +59,7 @@ async fn main() {
     for i in 0..FACTS {
         core.knowledge().save(&format!("Fact {i}: likes item{i} from place{i}"), Category::ALL[i % 7], chrono::Utc::now().date_naive()).await.unwrap();
     }
-    let full_tokens = guard::total_tokens(&all, &sidecar_llm::tokens::count);
+    let full_tokens = sidecar_agent::context_tokens(&all, &sidecar_llm::tokens::count);
 
     let started = Instant::now();
     let (prompt, report) = core.context().preview_prompt(&core.tools()).await.unwrap();
@@ -73,12 +73,12 @@ async fn main() {
     }
     steady.sort();
 
-    let limits = guard::Limits::new(32_000, 1024, &Default::default());
-    let compactions = sidecar_agent::context::compact::Compactions::default();
+    let limits = sidecar_agent::ContextLimits::new(32_000, 1024, &Default::default());
+    let compactions = sidecar_agent::Compactions::default();
     let mut raw = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
         let started = Instant::now();
-        let _ = guard::fit(all.clone(), &limits, &compactions, &sidecar_llm::tokens::count_cached);
+        let _ = sidecar_agent::fit_context(all.clone(), &limits, &compactions, &sidecar_llm::tokens::count_cached);
         raw.push(started.elapsed());
     }
     raw.sort();

@@ -12,7 +12,7 @@ mod runtime;
 use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions, CoreEvent};
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 
 const ROUNDS: usize = 8;
 const PROMPTS: [&str; 4] = ["Say hi in three words.", "Dime hola en tres palabras.", "What can you do?", "Write me a long poem about the sea."];

@@ -7,9 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use sidecar_actions::mcp::config::Transport;
-use sidecar_actions::mcp::session::Session;
-use sidecar_actions::notes::folder::NotesFolder;
+use sidecar_actions::McpSession;
+use sidecar_actions::McpTransport;
+use sidecar_actions::NotesFolder;
 
 /// The process's peak resident memory so far, in MiB.
 fn peak_mib() -> f64 {
@@ -31,7 +31,7 @@ async fn main() {
     let folder = NotesFolder::open(&vault).unwrap();
     let before = peak_mib();
     let started = Instant::now();
-    let searched = sidecar_actions::notes::search::search(&folder, "cello apples", 10).unwrap();
+    let searched = sidecar_actions::search_notes(&folder, "cello apples", 10).unwrap();
     println!(
         "search_notes over 2,000 notes and a 1 GB one: {:.0} ms, peak memory {before:.1} → {:.1} MiB; {} found, skipped: {:?}",
         started.elapsed().as_secs_f64() * 1000.0,
@@ -50,7 +50,7 @@ async fn main() {
 
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/fixture_server.py");
     let python = std::env::var("SIDECAR_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
-    let transport = Transport::Stdio {
+    let transport = McpTransport::Stdio {
         command: python,
         args: vec![script.into(), "--stderr-flood".into(), "100".into(), "--exit-at-start".into(), "gave up".into()],
         env: Default::default(),
@@ -58,7 +58,7 @@ async fn main() {
     };
     let before = peak_mib();
     let started = Instant::now();
-    let failed = Session::start(&transport, Duration::from_secs(120), &Default::default()).await.err().map(|e| e.to_string()).unwrap_or_default();
+    let failed = McpSession::start(&transport, Duration::from_secs(120), &Default::default()).await.err().map(|e| e.to_string()).unwrap_or_default();
     println!(
         "an MCP server writing 100 MB on stderr with no newline: {:.1} s, peak memory {before:.1} → {:.1} MiB; said {} bytes",
         started.elapsed().as_secs_f64(),

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_actions::mcp::config::Transport;
-use sidecar_actions::mcp::session::Session;
+use sidecar_actions::McpSession;
+use sidecar_actions::McpTransport;
 use sidecar_llm::ToolCall;
 use sidecar_tools::CallScope;
 use support::{reply_events, stream, ScriptedServer};
@@ -57,12 +57,12 @@ async fn main() {
         .unwrap();
     core.mcp().reload().unwrap();
     core.mcp().settle(Duration::from_secs(20)).await;
-    let identity = sidecar_actions::mcp::config::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
+    let identity = sidecar_actions::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
     core.permissions().set_standing("fixture", &identity, None, true).await.unwrap();
     let registry = core.tools();
     let call = ToolCall { id: "c".into(), name: "mcp__fixture__echo".into(), arguments: r#"{"message": "hola"}"#.into() };
-    let bare = Session::start(
-        &Transport::Stdio { command: support::python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None },
+    let bare = McpSession::start(
+        &McpTransport::Stdio { command: support::python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None },
         Duration::from_secs(10),
         &Default::default(),
     )

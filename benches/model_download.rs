@@ -14,8 +14,9 @@ mod support;
 use std::time::Instant;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_llm::local_models::download::{Downloader, PullRequest};
-use sidecar_llm::local_models::library::ModelLibrary;
+use sidecar_llm::Downloader;
+use sidecar_llm::ModelLibrary;
+use sidecar_llm::PullRequest;
 use support::file_server::{smollm2_gguf, FileServer};
 use tokio_util::sync::CancellationToken;
 

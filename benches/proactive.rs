@@ -186,9 +186,9 @@ async fn idle_cost() {
 
 fn decision_tokens() {
     use sidecar_domain::locale::Lang;
-    use sidecar_proactive::config::ProactiveConfig;
-    use sidecar_proactive::decision::{context, request, Inputs};
-    use sidecar_proactive::state::ProactiveState;
+    use sidecar_proactive::ProactiveConfig;
+    use sidecar_proactive::ProactiveState;
+    use sidecar_proactive::{decision_prompt, spontaneous_context, Inputs};
     let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
     let now = Utc::now();
     let facts: Vec<String> = [
@@ -206,7 +206,7 @@ fn decision_tokens() {
         ("5+ reminders, 5 facts (es)", 9, facts.clone(), Lang::Es),
     ] {
         let reminders = (0..reminders).map(|i| (format!("Mon 23 Nov 0{}:00", i % 10), format!("call the dentist about the appointment {i}"))).collect();
-        let c = context(Inputs {
+        let c = spontaneous_context(Inputs {
             now,
             zone: chrono_tz::Europe::Madrid,
             config: &config,
@@ -217,7 +217,7 @@ fn decision_tokens() {
             welcome: ["greeting", "checkin", "contextual"].map(String::from).to_vec(),
             lang,
         });
-        let tokens: usize = request(&c, lang).iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
+        let tokens: usize = decision_prompt(&c, lang).iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
         println!("tokens per spontaneous decision, {label}: {tokens} prompt tokens (+ at most 200 for the answer)");
     }
 }

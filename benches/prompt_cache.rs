@@ -15,8 +15,9 @@ use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::events::ChatEvent;
-use sidecar_llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar_agent::ChatEvent;
+use sidecar_llm::LocalServer;
+use sidecar_llm::LOCAL_MODEL_NAME;
 
 const QUESTIONS: &[&str] = &[
     "Tell me one short fact about the sea.",

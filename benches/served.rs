@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_actions::mcp::config::Transport;
-use sidecar_actions::mcp::session::Session;
+use sidecar_actions::McpSession;
+use sidecar_actions::McpTransport;
 use sidecar_serve::McpEndpoint;
 use sidecar_serve::Scope;
 use support::{reply_events, stream, ScriptedServer};
@@ -64,7 +64,7 @@ async fn main() {
     let token = hosting.tokens.issue("bench", &[Scope::ReadMemory, Scope::Chat]).await.unwrap().token;
     let headers = BTreeMap::from([("Authorization".to_string(), format!("Bearer {token}"))]);
     let session =
-        Session::start(&Transport::Http { url: format!("http://{address}/mcp"), headers }, Duration::from_secs(30), &Default::default()).await.unwrap();
+        McpSession::start(&McpTransport::Http { url: format!("http://{address}/mcp"), headers }, Duration::from_secs(30), &Default::default()).await.unwrap();
     let http = reqwest::Client::new();
     let queries: Vec<String> = (0..QUERIES).map(|_| random_history::query(&mut rng)).collect();
 

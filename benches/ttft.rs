@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use sidecar::{Companion, CompanionOptions, CoreEvent};
-use sidecar_agent::events::ChatEvent;
-use sidecar_llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar_agent::ChatEvent;
+use sidecar_llm::LocalServer;
+use sidecar_llm::LOCAL_MODEL_NAME;
 
 const ROUNDS: usize = 61;
 const PROMPT: &str = "Say hi.";

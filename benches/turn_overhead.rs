@@ -42,7 +42,7 @@ async fn main() {
     report("tool round (2 model calls, 1 tool)", &with_tool);
 }
 
-fn report(label: &str, samples: &[sidecar_agent::driver::TurnTimings]) {
+fn report(label: &str, samples: &[sidecar_agent::TurnTimings]) {
     let mut overhead: Vec<Duration> = samples.iter().map(|t| t.total.saturating_sub(t.model + t.tools)).collect();
     let mut model: Vec<Duration> = samples.iter().map(|t| t.model).collect();
     overhead.sort();

@@ -10,7 +10,7 @@ mod runtime;
 
 use std::time::{Duration, Instant};
 
-use sidecar_llm::local_server::LocalServer;
+use sidecar_llm::LocalServer;
 
 #[tokio::main]
 async fn main() {

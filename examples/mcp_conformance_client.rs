@@ -4,15 +4,15 @@
 
 use std::time::Duration;
 
-use sidecar_actions::mcp::config::Transport;
-use sidecar_actions::mcp::session::Session;
+use sidecar_actions::McpSession;
+use sidecar_actions::McpTransport;
 
 #[tokio::main]
 async fn main() {
     let url = std::env::args().next_back().expect("the server's address");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let session =
-        Session::start(&Transport::Http { url, headers: Default::default() }, Duration::from_secs(10), &Default::default()).await.unwrap_or_else(|e| {
+        McpSession::start(&McpTransport::Http { url, headers: Default::default() }, Duration::from_secs(10), &Default::default()).await.unwrap_or_else(|e| {
             eprintln!("could not start: {e}");
             std::process::exit(1);
         });

@@ -20,7 +20,7 @@ pub struct CompanionOptions {
     pub config_path: Option<PathBuf>,
     pub secrets: Arc<Secrets>,
     /// Where this process's user talks from (the desktop window or the CLI).
-    pub channel: sidecar_proactive::state::Channel,
+    pub channel: sidecar_proactive::Channel,
 }
 
 impl std::fmt::Debug for CompanionOptions {
@@ -37,7 +37,7 @@ impl CompanionOptions {
             clock: sidecar_domain::clock::system_clock(),
             config_path: None,
             secrets: Arc::new(Secrets::new(false)),
-            channel: sidecar_proactive::state::Channel::Desktop,
+            channel: sidecar_proactive::Channel::Desktop,
         }
     }
 

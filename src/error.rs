@@ -2,27 +2,27 @@
 //! the features' own errors. Each feature words its errors in both languages beside
 //! them ([`Worded`]); this only says which to ask, and whether Retry helps.
 
-use sidecar_agent::error::TurnError;
+use sidecar_agent::TurnError;
 use sidecar_channels::ChannelError;
-use sidecar_data::backup::upgrade::OpenError;
-use sidecar_data::backup::BackupError;
-use sidecar_data::data_service::DataError;
+use sidecar_data::BackupError;
+use sidecar_data::DataError;
+use sidecar_data::OpenError;
 use sidecar_dates::DateError;
 use sidecar_desktop_features::UpdatesError;
 use sidecar_domain::said::{CannotWrite, Refused, Worded};
-use sidecar_llm::budget::admin::BudgetError;
-use sidecar_llm::local_models::error::HubError;
-use sidecar_llm::local_models::library::LibraryError;
-use sidecar_llm::provider_admin::ProviderRefusal;
-use sidecar_llm::router::RouteError;
-use sidecar_llm::sampling::OutOfRange;
+use sidecar_llm::BudgetError;
+use sidecar_llm::HubError;
+use sidecar_llm::LibraryError;
 use sidecar_llm::ModelUnavailable;
+use sidecar_llm::ProviderRefusal;
+use sidecar_llm::RouteError;
 use sidecar_memory::AttachError;
 use sidecar_memory::KnowledgeError;
 use sidecar_memory::MeaningSetupError;
-use sidecar_proactive::error::ProactiveError;
+use sidecar_proactive::ProactiveError;
 use sidecar_reminders::IcsError;
 use sidecar_reminders::ReminderError;
+use sidecar_settings::OutOfRange;
 use sidecar_settings::SettingsError;
 use sidecar_settings::SettingsFileError;
 use sidecar_store::StoreError;

@@ -4,9 +4,9 @@
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-pub use sidecar_agent::events::Notice;
+pub use sidecar_agent::Notice;
 use sidecar_domain::emitter::{Emitter, Subscriber};
-pub use sidecar_llm::status::ModelStatus;
+pub use sidecar_llm::ModelStatus;
 
 /// Something the core did that a subscriber may want to show.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -17,29 +17,29 @@ pub enum CoreEvent {
     // A feature's own events, said as they are (no tag of their own: each carries its
     // `type`), so the JSON the UI reads is the same as when they were variants here.
     #[serde(untagged)]
-    Model(sidecar_llm::status::ModelEvent),
+    Model(sidecar_llm::ModelEvent),
     #[serde(untagged)]
     Reminders(sidecar_reminders::ReminderEvent),
     #[serde(untagged)]
     Updates(sidecar_desktop_features::UpdateEvent),
     #[serde(untagged)]
-    Budget(sidecar_llm::budget::events::BudgetEvent),
+    Budget(sidecar_llm::BudgetEvent),
     #[serde(untagged)]
     Connections(sidecar_serve::ConnectionEvent),
     #[serde(untagged)]
-    Mcp(sidecar_actions::mcp::events::McpEvent),
+    Mcp(sidecar_actions::McpEvent),
     #[serde(untagged)]
-    Permissions(sidecar_actions::permissions::events::PermissionEvent),
+    Permissions(sidecar_actions::PermissionEvent),
     #[serde(untagged)]
-    LocalModels(sidecar_llm::local_models::events::LocalModelEvent),
+    LocalModels(sidecar_llm::LocalModelEvent),
     #[serde(untagged)]
     Channels(sidecar_channels::ChannelEvent),
     #[serde(untagged)]
     Memory(sidecar_memory::MemoryEvent),
     #[serde(untagged)]
-    Proactive(sidecar_proactive::events::ProactiveEvent),
+    Proactive(sidecar_proactive::ProactiveEvent),
     #[serde(untagged)]
-    Chat(sidecar_agent::events::ChatEvent),
+    Chat(sidecar_agent::ChatEvent),
     #[serde(untagged)]
     Voice(sidecar_voice::VoiceEvent),
     #[serde(untagged)]
@@ -134,16 +134,16 @@ mod tests {
         assert_eq!(serde_json::to_value(CoreEvent::UserTyping).unwrap(), json!({"type": "user_typing"}));
         let found = sidecar_desktop_features::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Updates(found)).unwrap(), json!({"type": "update_found", "title": "Sidecar 0.2", "body": "Ready"}));
-        let ready = sidecar_llm::status::ModelEvent::ModelStatus(ModelStatus::Ready { provider: "local".into(), model: "qwen".into(), demo: false });
+        let ready = sidecar_llm::ModelEvent::ModelStatus(ModelStatus::Ready { provider: "local".into(), model: "qwen".into(), demo: false });
         assert_eq!(
             serde_json::to_value(CoreEvent::Model(ready)).unwrap(),
             json!({"type": "model_status", "state": "ready", "provider": "local", "model": "qwen", "demo": false})
         );
-        let settled = sidecar_actions::permissions::events::PermissionEvent::PermissionSettled { id: 7 };
+        let settled = sidecar_actions::PermissionEvent::PermissionSettled { id: 7 };
         assert_eq!(serde_json::to_value(CoreEvent::Permissions(settled)).unwrap(), json!({"type": "permission_settled", "id": 7}));
-        let servers = sidecar_actions::mcp::events::McpEvent::McpServers { servers: Vec::new() };
+        let servers = sidecar_actions::McpEvent::McpServers { servers: Vec::new() };
         assert_eq!(serde_json::to_value(CoreEvent::Mcp(servers)).unwrap(), json!({"type": "mcp_servers", "servers": []}));
-        use sidecar_agent::events::ChatEvent;
+        use sidecar_agent::ChatEvent;
         let delta = ChatEvent::Delta { conversation_id: 4, text: "Hola".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Chat(delta)).unwrap(), json!({"type": "delta", "conversation_id": 4, "text": "Hola"}));
         let notice = ChatEvent::Notice { conversation_id: 4, notice: Notice::Continued { attempt: 2 } };
@@ -165,7 +165,7 @@ mod tests {
         assert!(said["meta"].is_object(), "the meta is said whole, not boxed: {said}");
         let indexing = sidecar_memory::MemoryEvent::MemoryIndexing { embedded: 3, total: 5 };
         assert_eq!(serde_json::to_value(CoreEvent::Memory(indexing)).unwrap(), json!({"type": "memory_indexing", "embedded": 3, "total": 5}));
-        let learned = sidecar_proactive::events::ProactiveEvent::ProactiveLearned { said: "pausa".into() };
+        let learned = sidecar_proactive::ProactiveEvent::ProactiveLearned { said: "pausa".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Proactive(learned)).unwrap(), json!({"type": "proactive_learned", "said": "pausa"}));
     }
 

@@ -15,4 +15,4 @@ pub mod words;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Heard, Running, VoiceModel, VoiceView};
 pub use events::{CoreEvent, EventBus, ModelStatus};
-pub use sidecar_agent::conversation::TurnOutcome;
+pub use sidecar_agent::TurnOutcome;

@@ -5,7 +5,7 @@ use serde::Serialize;
 use sidecar_channels::Channel;
 use sidecar_desktop_features::Grown;
 use sidecar_desktop_features::Spot;
-use sidecar_proactive::quiet::QuietNow;
+use sidecar_proactive::QuietNow;
 use sidecar_settings::HotkeyRole;
 use sidecar_settings::PreferencesView;
 use tauri::{AppHandle, Emitter, State};
@@ -89,7 +89,7 @@ pub async fn character_settings(app: AppHandle) {
 
 #[tauri::command]
 pub async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
-    core.proactive().set_quiet(Some(sidecar_proactive::quiet::QUIET_FOR_MINUTES), None).await.said(&core)?;
+    core.proactive().set_quiet(Some(sidecar_proactive::QUIET_FOR_MINUTES), None).await.said(&core)?;
     core.proactive().quiet_now().await.said(&core)
 }
 

@@ -25,7 +25,7 @@ pub async fn send_test_notification(app: AppHandle) {
 /// the data (the running app holds it).
 #[tauri::command]
 pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
-    sidecar_data::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path))
+    sidecar_data::schedule_restore(core.data_dir(), std::path::Path::new(&path))
         .map_err(|e| CompanionError::NotABackupFile(format!("{path} ({e})")))
         .said(&core)?;
     app.restart()

@@ -21,8 +21,8 @@ mod window;
 use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::events::ChatEvent;
-use sidecar_proactive::events::ProactiveEvent;
+use sidecar_agent::ChatEvent;
+use sidecar_proactive::ProactiveEvent;
 use sidecar_settings::HotkeyRole;
 use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 
@@ -51,7 +51,7 @@ pub fn run() {
         .setup(move |app| {
             let options = CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref(), redactor.clone())?;
             // A restore asked for in Settings runs now, before the data is opened.
-            tauri::async_runtime::block_on(sidecar_data::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
+            tauri::async_runtime::block_on(sidecar_data::apply_pending_restore(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
@@ -227,10 +227,10 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                         sidecar::events::CoreEvent::Channels(sidecar_channels::ChannelEvent::ChannelWarning { title, body, .. }) => {
                             tray::channel_warning(&app, title, body)
                         }
-                        sidecar::events::CoreEvent::Permissions(sidecar_actions::permissions::events::PermissionEvent::PermissionAsked { question })
+                        sidecar::events::CoreEvent::Permissions(sidecar_actions::PermissionEvent::PermissionAsked { question })
                             if !window::is_visible(&app) =>
                         {
-                            let (title, body) = sidecar_actions::permissions::words::notification(question, companion.lang());
+                            let (title, body) = sidecar_actions::notification_words(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
                         sidecar::events::CoreEvent::Connections(sidecar_serve::ConnectionEvent::ConnectionWaiting { title, body, .. })
@@ -238,8 +238,8 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             tray::channel_warning(&app, title, body)
                         }
                         // At 100% the tray's tooltip says so too, as for a channel down.
-                        sidecar::events::CoreEvent::Budget(sidecar_llm::budget::events::BudgetEvent::BudgetReached { said, reached, .. }) => {
-                            tray::channel_alert(&app, sidecar_llm::budget::words::notification_title(companion.lang()), said, reached.percent >= 100)
+                        sidecar::events::CoreEvent::Budget(sidecar_llm::BudgetEvent::BudgetReached { said, reached, .. }) => {
+                            tray::channel_alert(&app, sidecar_llm::budget_notification_title(companion.lang()), said, reached.percent >= 100)
                         }
                         // Said first in a chat nobody is looking at: the tray shows it unread.
                         sidecar::events::CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. }) if !window::is_focused(&app) => {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use sidecar::Companion;
-use sidecar_proactive::notifier::NotificationAction;
+use sidecar_proactive::NotificationAction;
 use tauri::AppHandle;
 
 use crate::window;

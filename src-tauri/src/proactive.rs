@@ -7,8 +7,8 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use sidecar::Face;
 use sidecar_outbox::{Outgoing, Sink};
-use sidecar_proactive::config::SinkId;
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
+use sidecar_proactive::SinkId;
 use sidecar_serve::McpEndpoint;
 use tauri::AppHandle;
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use sidecar::words::tray::labels;
 use sidecar::Companion;
-use sidecar_proactive::quiet::QUIET_FOR_MINUTES;
+use sidecar_proactive::QUIET_FOR_MINUTES;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
@@ -102,7 +102,7 @@ fn dismiss_unread(app: &AppHandle) {
     let _ = set_alert(app, false);
     let (Some(message_id), Some(companion)) = (unread, app.try_state::<Arc<Companion>>().map(|c| c.inner().clone())) else { return };
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = companion.proactive().feedback(message_id, sidecar_proactive::learning::Signal::Dismissed).await {
+        if let Err(error) = companion.proactive().feedback(message_id, sidecar_proactive::Signal::Dismissed).await {
             tracing::debug!(%error, "a dismissed alert taught nothing");
         }
     });
@@ -119,17 +119,17 @@ pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
 }
 
 /// While a plan is worked on, the tray's tooltip says which step ("step 3 of 5").
-pub fn plan_progress(app: &AppHandle, items: &[sidecar_agent::context::plan::PlanItem], lang: sidecar::words::Lang) {
+pub fn plan_progress(app: &AppHandle, items: &[sidecar_agent::PlanItem], lang: sidecar::words::Lang) {
     static SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     let Some(tray) = app.tray_by_id(TRAY_ID) else { return };
-    let working = sidecar_agent::context::plan::is_open(items);
+    let working = sidecar_agent::plan_is_open(items);
     // Only the tooltip this set is put back: an alert's or a channel's stays.
     if !SHOWN.swap(working, std::sync::atomic::Ordering::SeqCst) && !working {
         return;
     }
     let tooltip = if working {
-        let (done, total) = sidecar_agent::context::plan::progress(items);
-        sidecar_agent::words::plans::working(done, total, lang)
+        let (done, total) = sidecar_agent::plan_progress(items);
+        sidecar_agent::working_on_plan(done, total, lang)
     } else {
         "Sidecar".to_string()
     };

@@ -1,7 +1,7 @@
 //! The window's chats commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use sidecar_agent::chats::ChatListView;
+use sidecar_agent::ChatListView;
 
 commands! {
     async fn list_chats(core, query: Option<String>) -> Result<ChatListView, CommandError> {

@@ -2,9 +2,10 @@
 
 use crate::commands::{commands, CommandError, SaidBy};
 use crate::{ModelStatus, TurnOutcome};
-use sidecar_agent::context::checkpoint::{Checkpoint, Status};
-use sidecar_agent::context::engine::ContextMeter;
-use sidecar_agent::context::plan::PlanItem;
+use sidecar_agent::Checkpoint;
+use sidecar_agent::CheckpointStatus;
+use sidecar_agent::ContextMeter;
+use sidecar_agent::PlanItem;
 use sidecar_store::Message;
 
 commands! {
@@ -45,12 +46,12 @@ commands! {
         core.context().checkpoints().await.said(&core)
     }
 
-    async fn set_checkpoint_status(core, id: i64, status: Status) -> Result<Checkpoint, CommandError> {
+    async fn set_checkpoint_status(core, id: i64, status: CheckpointStatus) -> Result<Checkpoint, CommandError> {
         core.context().set_checkpoint_status(id, status).await.said(&core)
     }
 
     /// Replaces what a checkpoint records, as the user edited it.
-    async fn edit_checkpoint(core, id: i64, body: sidecar_agent::context::checkpoint::Body) -> Result<Checkpoint, CommandError> {
+    async fn edit_checkpoint(core, id: i64, body: sidecar_agent::CheckpointBody) -> Result<Checkpoint, CommandError> {
         core.context().edit_checkpoint(id, body).await.said(&core)
     }
 
@@ -90,7 +91,7 @@ commands! {
     }
 
     /// The chat commands with a line each, for the `/` palette (the core's table).
-    async fn command_table(core) -> Result<Vec<sidecar_agent::words::command_table::CommandHelp>, CommandError> {
-        Ok(sidecar_agent::words::command_table::command_table(core.lang()))
+    async fn command_table(core) -> Result<Vec<sidecar_agent::CommandHelp>, CommandError> {
+        Ok(sidecar_agent::command_table(core.lang()))
     }
 }

@@ -3,9 +3,9 @@
 use crate::commands::{blocking, commands, CommandError, SaidBy};
 use crate::CompanionError;
 use serde::Serialize;
-use sidecar_data::backup::BackupInfo;
-use sidecar_data::data_service::ChatImport;
-use sidecar_data::export::ExportFormat;
+use sidecar_data::BackupInfo;
+use sidecar_data::ChatImport;
+use sidecar_data::ExportFormat;
 use sidecar_memory::MeaningInput;
 use sidecar_memory::MeaningView;
 use sidecar_memory::ProfileFields;
@@ -59,7 +59,7 @@ commands! {
     }
 
     /// Tidies what is kept now; what it did.
-    async fn tidy_now(core) -> Result<sidecar_data::data_service::TidyReport, CommandError> {
+    async fn tidy_now(core) -> Result<sidecar_data::TidyReport, CommandError> {
         core.tidy().await.said(&core)
     }
 

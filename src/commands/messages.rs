@@ -1,7 +1,7 @@
 //! The window's messages commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::TurnOutcome;
 use sidecar_store::ReplyVersions;
 
 commands! {

@@ -2,11 +2,14 @@
 
 use crate::commands::{blocking, commands, CommandError, SaidBy};
 use crate::CompanionError;
-use sidecar_llm::discover::FoundServer;
-use sidecar_llm::local_models::tuning::{TuningInput, TuningView};
-use sidecar_llm::local_models::{HubView, Switched};
-use sidecar_llm::presets::{Preset, PRESETS};
-use sidecar_llm::provider_admin::ProviderInput;
+use sidecar_llm::FoundServer;
+use sidecar_llm::TuningInput;
+use sidecar_llm::TuningView;
+use sidecar_llm::HubView;
+use sidecar_llm::Switched;
+use sidecar_llm::Preset;
+use sidecar_llm::PRESETS;
+use sidecar_llm::ProviderInput;
 
 commands! {
     async fn welcome_needed(core) -> Result<bool, CommandError> {

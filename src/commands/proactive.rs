@@ -1,7 +1,7 @@
 //! The window's proactive commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use sidecar_proactive::config::ProactiveConfig;
+use sidecar_proactive::ProactiveConfig;
 use sidecar_proactive::ProactiveStatus;
 
 commands! {
@@ -14,7 +14,7 @@ commands! {
     }
 
     /// A thumb under a spontaneous message, or its notification clicked or closed.
-    async fn spontaneous_feedback(core, message_id: i64, signal: sidecar_proactive::learning::Signal) -> Result<(), CommandError> {
+    async fn spontaneous_feedback(core, message_id: i64, signal: sidecar_proactive::Signal) -> Result<(), CommandError> {
         core.proactive().feedback(message_id, signal).await.said(&core)
     }
 

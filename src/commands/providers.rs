@@ -2,7 +2,10 @@
 
 use crate::commands::{blocking, commands, CommandError, SaidBy};
 use crate::companion::UsageReport;
-use sidecar_llm::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
+use sidecar_llm::ConnectionTest;
+use sidecar_llm::ProviderInput;
+use sidecar_llm::ProviderView;
+use sidecar_llm::SavedProvider;
 
 commands! {
     async fn list_providers(core) -> Result<Vec<ProviderView>, CommandError> {
@@ -29,24 +32,24 @@ commands! {
         core.usage_report().await.said(&core)
     }
 
-    async fn usage_history(core) -> Result<sidecar_llm::budget::usage::UsageHistory, CommandError> {
+    async fn usage_history(core) -> Result<sidecar_llm::UsageHistory, CommandError> {
         core.budget().usage_history().await.said(&core)
     }
 
-    async fn budget_view(core) -> Result<sidecar_llm::budget::BudgetView, CommandError> {
+    async fn budget_view(core) -> Result<sidecar_llm::BudgetView, CommandError> {
         core.budget().view().await.said(&core)
     }
 
     /// The one click past a limit: `amount` more today, in the user's currency.
-    async fn allow_more_today(core, amount: f64) -> Result<sidecar_llm::budget::BudgetView, CommandError> {
+    async fn allow_more_today(core, amount: f64) -> Result<sidecar_llm::BudgetView, CommandError> {
         core.budget().allow_more_today(amount).await.said(&core)
     }
 
-    async fn budget_limits(core) -> Result<sidecar_llm::budget::limits::LimitsForm, CommandError> {
+    async fn budget_limits(core) -> Result<sidecar_llm::LimitsForm, CommandError> {
         Ok(core.budget().limits())
     }
 
-    async fn save_budget_limits(core, form: sidecar_llm::budget::limits::LimitsForm) -> Result<sidecar_llm::budget::BudgetView, CommandError> {
+    async fn save_budget_limits(core, form: sidecar_llm::LimitsForm) -> Result<sidecar_llm::BudgetView, CommandError> {
         core.budget().save_limits(&form).await.said(&core)
     }
 

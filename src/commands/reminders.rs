@@ -64,8 +64,8 @@ commands! {
     }
 
     /// How the last restore asked for in Settings went, once.
-    async fn restore_note(core) -> Result<Option<sidecar_data::backup::pending::RestoreNote>, CommandError> {
-        Ok(sidecar_data::backup::pending::take_result(core.data_dir()))
+    async fn restore_note(core) -> Result<Option<sidecar_data::RestoreNote>, CommandError> {
+        Ok(sidecar_data::take_restore_result(core.data_dir()))
     }
 
     /// The snooze choices in minutes, as the core offers them everywhere.

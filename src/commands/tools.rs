@@ -2,10 +2,10 @@
 
 use crate::commands::{commands, CommandError, SaidBy};
 use serde::Serialize;
-use sidecar_actions::mcp::form::ServerForm;
-use sidecar_actions::mcp::hub::ServerStatus;
-use sidecar_actions::mcp::import::ImportReport;
-use sidecar_actions::permissions::grant::Grant;
+use sidecar_actions::ServerForm;
+use sidecar_actions::ServerStatus;
+use sidecar_actions::ImportReport;
+use sidecar_actions::Grant;
 
 #[derive(Serialize, ts_rs::TS)]
 pub struct McpView {
@@ -23,12 +23,12 @@ fn failed(error: impl std::fmt::Display) -> CommandError {
 
 commands! {
     /// The permission questions waiting for a click (a window opened late shows them).
-    async fn permission_questions(core) -> Result<Vec<sidecar_actions::permissions::Question>, CommandError> {
+    async fn permission_questions(core) -> Result<Vec<sidecar_actions::Question>, CommandError> {
         Ok(core.window_questions().waiting())
     }
 
     /// A permission card's click; false when the question no longer waits.
-    async fn answer_permission(core, id: u64, choice: sidecar_actions::permissions::grant::Choice) -> Result<bool, CommandError> {
+    async fn answer_permission(core, id: u64, choice: sidecar_actions::Choice) -> Result<bool, CommandError> {
         Ok(core.window_questions().answer(id, choice))
     }
 
@@ -55,9 +55,9 @@ commands! {
 
     /// Brings in the servers of Claude Desktop, Cursor, LM Studio and Jan found here.
     async fn mcp_import(core) -> Result<Vec<(String, ImportReport)>, CommandError> {
-        let reports = sidecar_actions::mcp::import::known_files()
+        let reports = sidecar_actions::known_mcp_files()
             .into_iter()
-            .map(|file| Ok((file.display().to_string(), sidecar_actions::mcp::import::import_file(core.mcp().config_path(), &file).map_err(failed)?)))
+            .map(|file| Ok((file.display().to_string(), sidecar_actions::import_mcp_file(core.mcp().config_path(), &file).map_err(failed)?)))
             .collect::<Result<Vec<_>, CommandError>>()?;
         core.mcp().reload().map_err(failed)?;
         Ok(reports)
@@ -72,12 +72,12 @@ commands! {
         core.permissions().grants().await.map_err(failed)
     }
 
-    async fn notes_view(core) -> Result<sidecar_actions::notes::setup::NotesView, CommandError> {
+    async fn notes_view(core) -> Result<sidecar_actions::NotesView, CommandError> {
         Ok(core.notes().view())
     }
 
     /// Settings → Notes: the folder the note tools use (`None`: none).
-    async fn choose_notes_folder(core, folder: Option<std::path::PathBuf>) -> Result<sidecar_actions::notes::setup::NotesView, CommandError> {
+    async fn choose_notes_folder(core, folder: Option<std::path::PathBuf>) -> Result<sidecar_actions::NotesView, CommandError> {
         core.notes().choose(folder.as_deref()).map_err(failed)
     }
 

@@ -6,8 +6,9 @@
 use futures_util::future::BoxFuture;
 
 use super::Companion;
-use sidecar_agent::events::{ChatEvent, Notice};
-use sidecar_proactive::state::Channel;
+use sidecar_agent::ChatEvent;
+use sidecar_agent::Notice;
+use sidecar_proactive::Channel;
 use sidecar_settings::SpeakReplies;
 
 /// The conversation whose replies are said aloud, until the next turn starts.

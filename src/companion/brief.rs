@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Companion;
 use crate::events::CoreEvent;
-use sidecar_agent::context::checkpoint::Status;
+use sidecar_agent::CheckpointStatus;
 use sidecar_domain::said::said_whole;
 use sidecar_store::MessageStatus;
 use sidecar_tasks::BriefParts;
@@ -55,8 +55,7 @@ impl Companion {
         let (mut text, mut kept, mut usage) = (facts.clone(), facts_id, sidecar_llm::Usage::default());
         if !self.conversation.only_demo_answers() {
             let prompt = sidecar_tasks::prompt(&parts, lang);
-            let turn =
-                sidecar_agent::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
+            let turn = sidecar_agent::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
             match self.conversation.run_task(turn, cancel.child_token()).await {
                 Ok(reply) => {
                     text = format!("{facts}\n\n{}", reply.text.trim());
@@ -106,7 +105,7 @@ impl Companion {
                 .await
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|c| matches!(c.status, Status::InProgress | Status::Paused))
+                .filter(|c| matches!(c.status, CheckpointStatus::InProgress | CheckpointStatus::Paused))
                 .map(|c| c.body.title)
                 .collect(),
             opinions: table.brief_opinions(OPINIONS).await.unwrap_or_default(),

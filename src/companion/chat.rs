@@ -4,7 +4,7 @@
 use super::Companion;
 use crate::error::CompanionError;
 use crate::TurnOutcome;
-use sidecar_agent::conversation::ConversationService;
+use sidecar_agent::ConversationService;
 use sidecar_store::Message;
 use std::sync::Arc;
 

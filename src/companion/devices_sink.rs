@@ -11,11 +11,14 @@ use futures_util::future::BoxFuture;
 use serde_json::json;
 
 use super::devices::DeviceLink;
-use sidecar_actions::permissions::asking::{Answer, AnswerFuture, Asker, WindowQuestions};
-use sidecar_actions::permissions::Question;
+use sidecar_actions::Answer;
+use sidecar_actions::AnswerFuture;
+use sidecar_actions::Asker;
+use sidecar_actions::Question;
+use sidecar_actions::WindowQuestions;
 use sidecar_outbox::{Kind, Outgoing, Sink};
-use sidecar_proactive::config::SinkId;
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
+use sidecar_proactive::SinkId;
 
 /// The event's name a device shows as a notification.
 pub const DEVICE_NOTIFICATION: &str = "device_notification";

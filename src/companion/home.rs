@@ -25,7 +25,7 @@ use super::Companion;
 use crate::devices_error::DevicesError;
 use sidecar_domain::secrets::Secrets;
 use sidecar_link::{pair, words, CallFailure, Home, LinkClient, LinkState};
-use sidecar_proactive::notifier::NotificationAction;
+use sidecar_proactive::NotificationAction;
 
 /// The event the window hears when the link to the home core changes.
 pub const HOME_LINK: &str = "home_link";

@@ -48,8 +48,8 @@ impl Companion {
         self.recall.meaning()
     }
 
-    /// Imports messages from JSON lines (see [`sidecar_data::data_service::DataService::import_jsonl`]).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<sidecar_data::data_service::JsonlImport, sidecar_data::data_service::DataError> {
+    /// Imports messages from JSON lines (see [`sidecar_data::DataService::import_jsonl`]).
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<sidecar_data::JsonlImport, sidecar_data::DataError> {
         self.data.import_jsonl(bytes).await
     }
 
@@ -64,13 +64,13 @@ impl Companion {
     }
 
     /// Backups, export and imports.
-    pub fn data(&self) -> &Arc<sidecar_data::data_service::DataService> {
+    pub fn data(&self) -> &Arc<sidecar_data::DataService> {
         &self.data
     }
 
     /// Tidies what is kept under the user's retention (`[retention] keep_days`; by
     /// default everything is kept): Settings → Your data → Tidy now, and once a day.
-    pub async fn tidy(&self) -> Result<sidecar_data::data_service::TidyReport, sidecar_data::data_service::DataError> {
+    pub async fn tidy(&self) -> Result<sidecar_data::TidyReport, sidecar_data::DataError> {
         self.data.tidy(self.models().settings().retention.keep_days).await
     }
 
@@ -79,7 +79,7 @@ impl Companion {
         let allowed = sidecar_settings::KEEP_DAYS;
         if days.is_some_and(|days| !allowed.contains(&days)) {
             let (low, high) = (allowed.start().to_string(), allowed.end().to_string());
-            return Err(sidecar_llm::sampling::OutOfRange { name: "retention.keep_days", low, high }.into());
+            return Err(sidecar_settings::OutOfRange { name: "retention.keep_days", low, high }.into());
         }
         self.models().settings_owner().change(sidecar_settings::Change::KeepDays(days))?;
         Ok(())

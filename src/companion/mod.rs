@@ -9,9 +9,10 @@ use serde::Serialize;
 pub use crate::companion_options::CompanionOptions;
 pub use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
-use sidecar_agent::context::service::ContextService;
-pub use sidecar_agent::conversation::TurnOutcome;
-use sidecar_agent::conversation::{ConversationParts, ConversationService};
+use sidecar_agent::ContextService;
+use sidecar_agent::ConversationParts;
+use sidecar_agent::ConversationService;
+pub use sidecar_agent::TurnOutcome;
 use sidecar_channels::serve;
 use sidecar_channels::CallSource;
 use sidecar_channels::Caller;
@@ -20,11 +21,12 @@ use sidecar_channels::ChannelService;
 use sidecar_channels::PhoneParts;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_llm::model::Models;
-use sidecar_llm::provider_admin::ProviderAdmin;
+use sidecar_llm::Models;
+use sidecar_llm::ProviderAdmin;
 use sidecar_memory::KnowledgeStore;
 use sidecar_outbox::MessageRouter;
-use sidecar_proactive::service::{BrainLock, ProactiveService};
+use sidecar_proactive::BrainLock;
+use sidecar_proactive::ProactiveService;
 use sidecar_reminders::ReminderService;
 use sidecar_settings::Change;
 use sidecar_settings::Settings;
@@ -65,15 +67,15 @@ pub struct Companion {
     store: Store,
     models: Arc<Models>,
     providers: ProviderAdmin,
-    budget: sidecar_llm::budget::admin::BudgetAdmin,
-    hub: Arc<sidecar_llm::local_models::ModelHub>,
-    chats: sidecar_agent::chats::Chats,
+    budget: sidecar_llm::BudgetAdmin,
+    hub: Arc<sidecar_llm::ModelHub>,
+    chats: sidecar_agent::Chats,
     preferences: Arc<sidecar_settings::Preferences>,
     updates: Arc<sidecar_desktop_features::Updates>,
     search: sidecar_tools::WebSearch,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<sidecar_memory::Recall>,
-    data: Arc<sidecar_data::data_service::DataService>,
+    data: Arc<sidecar_data::DataService>,
     meaning_setup: Arc<sidecar_memory::MeaningSetup>,
     noticing: Arc<sidecar_memory::Noticing>,
     events: EventBus,
@@ -98,17 +100,17 @@ pub struct Companion {
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
-    mcp: Arc<sidecar_actions::mcp::hub::McpHub>,
+    mcp: Arc<sidecar_actions::McpHub>,
     /// Permission before every tool that acts.
-    permissions: Arc<sidecar_actions::permissions::PermissionGate>,
+    permissions: Arc<sidecar_actions::PermissionGate>,
     /// The permission questions the windows show as cards (this one's, and attached devices').
-    questions: Arc<sidecar_actions::permissions::asking::WindowQuestions>,
+    questions: Arc<sidecar_actions::WindowQuestions>,
     /// Settings → Notes: the folder the note tools work in.
-    notes: Arc<sidecar_actions::notes::setup::NotesSetup>,
+    notes: Arc<sidecar_actions::NotesSetup>,
     /// Sidecar as a server: consent, API tokens, notes from programs, API chat turns.
     hosting: Arc<sidecar_serve::Hosting>,
     /// Native notifications and the one listener for their answers.
-    notifier: Arc<sidecar_proactive::notifier::Notifier>,
+    notifier: Arc<sidecar_proactive::Notifier>,
     /// Push-to-talk: the microphone to words.
     talk: Arc<sidecar_voice::Talk>,
     /// Speech to text, shared by push-to-talk and the phone's voice notes.
@@ -135,7 +137,7 @@ impl Companion {
         let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
         let preferences = Arc::new(sidecar_settings::Preferences::new(owner.clone(), lang));
         // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
-        let (store, _) = sidecar_data::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
+        let (store, _) = sidecar_data::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
         let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
@@ -154,12 +156,12 @@ impl Companion {
         knowledge.compare_by_meaning(Arc::new(sidecar_memory::ByMeaning::new(&meaning)));
         let meaning_setup = Arc::new(sidecar_memory::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
         let noticing = Arc::new(sidecar_memory::Noticing::new(owner.clone()));
-        let budget = sidecar_llm::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
+        let budget = sidecar_llm::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
         let log_dir = sidecar_domain::logging::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(owner.clone(), options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
         knowledge.judge_with(Arc::new(sidecar_memory::ModelJudge(models.clone())));
         let router = MessageRouter::default();
-        let chat = Arc::new(sidecar_proactive::sinks::ChatSink {
+        let chat = Arc::new(sidecar_proactive::ChatSink {
             store: store.clone(),
             events: events.emitter(CoreEvent::Proactive),
             reminders: events.emitter(CoreEvent::Reminders),
@@ -167,10 +169,10 @@ impl Companion {
         });
         router.register(chat.clone());
         router.set_history(chat);
-        router.set_whereabouts(Arc::new(sidecar_proactive::whereabouts::StoredWhereabouts { store: store.clone(), clock: clock.clone() }));
+        router.set_whereabouts(Arc::new(sidecar_proactive::StoredWhereabouts { store: store.clone(), clock: clock.clone() }));
         let brain: BrainLock = Arc::default();
 
-        let plans = Arc::new(sidecar_agent::context::plan::PlanBoard::new(store.clone(), events.emitter(crate::events::CoreEvent::Chat)));
+        let plans = Arc::new(sidecar_agent::PlanBoard::new(store.clone(), events.emitter(crate::events::CoreEvent::Chat)));
         let context = Arc::new(ContextService::new(
             store.clone(),
             knowledge.clone(),
@@ -197,11 +199,11 @@ impl Companion {
             router.clone(),
             brain.clone(),
             events.emitter(crate::events::CoreEvent::Proactive),
-            |text| sidecar_agent::slash::parse(text).is_some(),
+            |text| sidecar_agent::parse_command(text).is_some(),
             clock.clone(),
             lang,
         ));
-        let data = Arc::new(sidecar_data::data_service::DataService::new(
+        let data = Arc::new(sidecar_data::DataService::new(
             store.clone(),
             knowledge.clone(),
             meaning.clone(),
@@ -214,17 +216,17 @@ impl Companion {
 
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = sidecar_tools::WebSearch { http: tool_http(), setup: Arc::new(sidecar_tools::SearchSetup::new(options.secrets.clone(), owner.clone())) };
-        let permissions = Arc::new(sidecar_actions::permissions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
-        let questions = Arc::new(sidecar_actions::permissions::asking::WindowQuestions::new(events.emitter(CoreEvent::Permissions), lang));
+        let permissions = Arc::new(sidecar_actions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
+        let questions = Arc::new(sidecar_actions::WindowQuestions::new(events.emitter(CoreEvent::Permissions), lang));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
             .guarded_by(permissions.clone())
             .redacting_with(options.secrets.redactor().clone());
         tools.register(sidecar_memory::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(sidecar_memory::RecallTool(recall.clone()));
-        tools.register(sidecar_agent::plan_tool::UpdatePlan(plans));
-        let chooser = Arc::new(sidecar_agent::chooser::ToolChooser::new(Some(meaning)));
+        tools.register(sidecar_agent::UpdatePlan(plans));
+        let chooser = Arc::new(sidecar_agent::ToolChooser::new(Some(meaning)));
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
-        tools.register(sidecar_agent::chooser::FindTools(chooser.clone()));
+        tools.register(sidecar_agent::FindTools(chooser.clone()));
         sidecar_reminders::register(&mut tools, reminders.clone());
         let tasks = Arc::new(sidecar_tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         tasks.follow_language(lang).await?;
@@ -272,8 +274,8 @@ impl Companion {
         let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
         let mcp = {
             let board = board.clone();
-            sidecar_actions::mcp::hub::McpHub::new(
-                sidecar_actions::mcp::config::config_path(&settings_file),
+            sidecar_actions::McpHub::new(
+                sidecar_actions::mcp_config_path(&settings_file),
                 events.emitter(CoreEvent::Mcp),
                 Box::new(move |offered, starting| {
                     board.set("mcp", offered);
@@ -283,7 +285,7 @@ impl Companion {
             )
         };
         let tool_settings = models.settings().tools.clone();
-        let notes = Arc::new(sidecar_actions::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
+        let notes = Arc::new(sidecar_actions::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
         let calendar_tools = sidecar_calendar::tools(sidecar_calendar::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
         if let Ok(view) = calendar.view().await {
             board.set("calendar", sidecar_calendar::offered(&view, &calendar_tools));
@@ -328,12 +330,12 @@ impl Companion {
             devices,
             home,
             providers: ProviderAdmin::new(models.clone(), options.secrets),
-            budget: sidecar_llm::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
-            chats: sidecar_agent::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
+            budget: sidecar_llm::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
+            chats: sidecar_agent::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
             updates,
             search,
-            hub: Arc::new(sidecar_llm::local_models::ModelHub::new(&options.data_dir, models.clone(), events.emitter(CoreEvent::LocalModels), lang)),
+            hub: Arc::new(sidecar_llm::ModelHub::new(&options.data_dir, models.clone(), events.emitter(CoreEvent::LocalModels), lang)),
             store,
             models,
             knowledge,
@@ -361,7 +363,7 @@ impl Companion {
             questions,
             notes,
             hosting,
-            notifier: Arc::new(sidecar_proactive::notifier::Notifier::new()),
+            notifier: Arc::new(sidecar_proactive::Notifier::new()),
             talk,
             speech,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
@@ -377,20 +379,20 @@ impl Companion {
     }
 
     /// The MCP servers; nothing starts until a front-end calls `reload`.
-    pub fn mcp(&self) -> &Arc<sidecar_actions::mcp::hub::McpHub> {
+    pub fn mcp(&self) -> &Arc<sidecar_actions::McpHub> {
         &self.mcp
     }
 
     /// The permission questions a window shows as cards, answered from any window.
-    pub fn window_questions(&self) -> &Arc<sidecar_actions::permissions::asking::WindowQuestions> {
+    pub fn window_questions(&self) -> &Arc<sidecar_actions::WindowQuestions> {
         &self.questions
     }
 
-    pub fn permissions(&self) -> &Arc<sidecar_actions::permissions::PermissionGate> {
+    pub fn permissions(&self) -> &Arc<sidecar_actions::PermissionGate> {
         &self.permissions
     }
 
-    pub fn notes(&self) -> &Arc<sidecar_actions::notes::setup::NotesSetup> {
+    pub fn notes(&self) -> &Arc<sidecar_actions::NotesSetup> {
         &self.notes
     }
 
@@ -418,7 +420,7 @@ impl Companion {
     }
 
     /// Shows native notifications (the shell's own, beside the proactive sink's).
-    pub fn notifier(&self) -> &Arc<sidecar_proactive::notifier::Notifier> {
+    pub fn notifier(&self) -> &Arc<sidecar_proactive::Notifier> {
         &self.notifier
     }
 
@@ -438,12 +440,12 @@ impl Companion {
     }
 
     /// The local model manager: catalogue, downloads, the model the local server runs.
-    pub fn model_hub(&self) -> &Arc<sidecar_llm::local_models::ModelHub> {
+    pub fn model_hub(&self) -> &Arc<sidecar_llm::ModelHub> {
         &self.hub
     }
 
     /// Past conversations: list, open, rename, delete.
-    pub fn chats(&self) -> &sidecar_agent::chats::Chats {
+    pub fn chats(&self) -> &sidecar_agent::Chats {
         &self.chats
     }
 
@@ -505,7 +507,7 @@ impl Companion {
     }
 
     /// The turns' events alone, for a face below the assembly that streams a reply.
-    pub(crate) fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent> {
+    pub(crate) fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<sidecar_agent::ChatEvent> {
         self.events.subscriber(|event| match event {
             CoreEvent::Chat(chat) => Some(chat.clone()),
             _ => None,
@@ -566,7 +568,7 @@ impl Companion {
     }
 
     /// The budget: its view, the click that allows more, its limits, the last 30 days.
-    pub fn budget(&self) -> &sidecar_llm::budget::admin::BudgetAdmin {
+    pub fn budget(&self) -> &sidecar_llm::BudgetAdmin {
         &self.budget
     }
 
@@ -583,9 +585,9 @@ impl Companion {
 /// What may leave something new to embed: a turn or a spontaneous message stored, the
 /// knowledge files changed.
 fn stored_or_learned(event: &CoreEvent) -> Option<()> {
-    use sidecar_agent::events::ChatEvent;
+    use sidecar_agent::ChatEvent;
     use sidecar_memory::MemoryEvent;
-    use sidecar_proactive::events::ProactiveEvent;
+    use sidecar_proactive::ProactiveEvent;
     let new = matches!(
         event,
         CoreEvent::Chat(ChatEvent::TurnFinished { .. } | ChatEvent::TurnFailed { .. })

@@ -12,7 +12,7 @@ use super::Companion;
 use sidecar_desktop_features::PackageFormat;
 use sidecar_desktop_features::UpdateSource;
 use sidecar_outbox::Sink;
-use sidecar_proactive::sinks::NotificationSink;
+use sidecar_proactive::NotificationSink;
 use sidecar_serve::McpEndpoint;
 
 /// What a face gives the companion when it starts it.

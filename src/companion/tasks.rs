@@ -185,7 +185,7 @@ impl Companion {
             let said = sidecar_tasks::prompt_cut(self.lang, &task.title, chars, sidecar_tasks::MAX_PROMPT_CHARS);
             self.post_in_tasks(conversation_id, task.id, &said, MessageStatus::Complete).await;
         }
-        let turn = sidecar_agent::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
+        let turn = sidecar_agent::TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
         let ran = self.conversation.run_task(turn, cancel.child_token()).await;
         let (outcome, message_id) = match &ran {
             Ok(reply) => {

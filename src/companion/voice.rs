@@ -10,7 +10,7 @@ use super::Companion;
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
 use sidecar_domain::locale::Lang;
-use sidecar_proactive::events::ProactiveEvent;
+use sidecar_proactive::ProactiveEvent;
 use sidecar_reminders::ReminderEvent;
 use sidecar_settings::SpeakReplies;
 use sidecar_settings::VoiceSwitch;

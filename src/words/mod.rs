@@ -1,6 +1,6 @@
 //! The assembly's own words: the tray's labels, in English and Spanish, keyed by the one
 //! `Lang` the assembly injects. Every feature's words live in its crate
-//! (`sidecar_reminders::words`, `sidecar_agent::words::commands`, …).
+//! (`sidecar_reminders::words`, `sidecar_agent`'s commands, …).
 
 pub mod tray;
 

@@ -2,7 +2,7 @@
 
 use crate::words::Lang;
 
-use sidecar_proactive::quiet::QUIET_FOR_MINUTES;
+use sidecar_proactive::QUIET_FOR_MINUTES;
 
 pub struct TrayLabels {
     pub open: &'static str,

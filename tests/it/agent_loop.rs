@@ -11,7 +11,7 @@ use chrono::TimeZone;
 use serde_json::Value;
 use sidecar::events::Notice;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 use sidecar_llm::Role;
 use sidecar_settings::Settings;
 use sidecar_store::MessageStatus;

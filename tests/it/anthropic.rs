@@ -6,10 +6,16 @@ use std::time::Duration;
 use crate::support::{anthropic_frame as frame, Reply, ScriptedServer};
 use serde_json::json;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_llm::anthropic::AnthropicClient;
-use sidecar_llm::endpoint::Endpoint;
-use sidecar_llm::sse::{http_client, Timeouts};
-use sidecar_llm::{ChatMessage, ChatRequest, FinishReason, LlmError, ToolCall, ToolSpec};
+use sidecar_llm::http_client;
+use sidecar_llm::AnthropicClient;
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ChatRequest;
+use sidecar_llm::Endpoint;
+use sidecar_llm::FinishReason;
+use sidecar_llm::LlmError;
+use sidecar_llm::Timeouts;
+use sidecar_llm::ToolCall;
+use sidecar_llm::ToolSpec;
 use sidecar_settings::Settings;
 
 fn client(base_url: &str) -> AnthropicClient {

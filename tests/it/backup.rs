@@ -3,7 +3,7 @@
 //! corrupted or cut backup is refused with nothing changed; a running Sidecar is not
 //! restored under.
 
-use sidecar_data::backup::restore::WithSettings;
+use sidecar_data::WithSettings;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -11,8 +11,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_data::backup::BackupError;
-use sidecar_data::export::ExportFormat;
+use sidecar_data::BackupError;
+use sidecar_data::ExportFormat;
 use sidecar_memory::Category;
 
 async fn open(dir: &Path) -> Arc<Companion> {
@@ -114,7 +114,7 @@ proptest! {
             core.shutdown().await;
             drop(core);
 
-            let restored = sidecar_data::backup::restore::restore(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
+            let restored = sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
             prop_assert!(restored.aside.join("sidecar.db").exists(), "the replaced data is kept aside");
             let core = open(dir.path()).await;
             prop_assert_eq!(rows(&core).await, before_rows);
@@ -156,7 +156,7 @@ proptest! {
                     .collect()
             };
             let data_before = data_files();
-            let outcome = sidecar_data::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep).await;
+            let outcome = sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep).await;
             // Deflate can say the same bytes more than one way: a flip in a back-reference
             // inside a run of zeros (most of a database page) can copy the same zeros from
             // elsewhere. Such a file holds exactly what was backed up, so it restores.
@@ -255,35 +255,38 @@ async fn chatgpt_and_claude_exports_join_recall_with_their_ids_and_dates() {
 /// opens, and said once; a bad file is refused with why, and never asked again.
 #[tokio::test]
 async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_once() {
-    use sidecar_data::backup::pending::{apply, schedule, take_result, RestoreNote};
+    use sidecar_data::apply_pending_restore;
+    use sidecar_data::schedule_restore;
+    use sidecar_data::take_restore_result;
+    use sidecar_data::RestoreNote;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let core = open(dir.path()).await;
     core.send("before the backup").await.ok();
     let backup = core.data().back_up(None).await.unwrap();
     core.send("after the backup").await.ok();
-    schedule(&data, &backup.path).unwrap();
+    schedule_restore(&data, &backup.path).unwrap();
     core.shutdown().await;
     drop(core);
     // The next start: the noted restore runs first.
-    let note = apply(&data, None, chrono::Utc::now()).await.expect("a restore was noted");
+    let note = apply_pending_restore(&data, None, chrono::Utc::now()).await.expect("a restore was noted");
     assert!(matches!(&note, RestoreNote::Restored { files, .. } if *files > 0), "{note:?}");
-    assert!(apply(&data, None, chrono::Utc::now()).await.is_none(), "once only");
+    assert!(apply_pending_restore(&data, None, chrono::Utc::now()).await.is_none(), "once only");
     let core = open(dir.path()).await;
     let said: Vec<String> = core.history(20).await.unwrap().into_iter().map(|m| m.content).collect();
     assert!(said.iter().any(|m| m == "before the backup") && !said.iter().any(|m| m == "after the backup"), "{said:?}");
-    assert_eq!(take_result(&data), Some(note));
-    assert_eq!(take_result(&data), None, "said once");
+    assert_eq!(take_restore_result(&data), Some(note));
+    assert_eq!(take_restore_result(&data), None, "said once");
     core.shutdown().await;
     drop(core);
     // A file that is no backup: refused with why; the next start is a plain start.
     let junk = dir.path().join("junk.tar.gz");
     std::fs::write(&junk, b"not a backup").unwrap();
-    schedule(&data, &junk).unwrap();
-    let note = apply(&data, None, chrono::Utc::now()).await.unwrap();
+    schedule_restore(&data, &junk).unwrap();
+    let note = apply_pending_restore(&data, None, chrono::Utc::now()).await.unwrap();
     assert!(matches!(&note, RestoreNote::Refused { why, .. } if !why.is_empty()), "{note:?}");
-    assert!(apply(&data, None, chrono::Utc::now()).await.is_none());
-    assert!(schedule(&data, &dir.path().join("missing.tar.gz")).is_err());
+    assert!(apply_pending_restore(&data, None, chrono::Utc::now()).await.is_none());
+    assert!(schedule_restore(&data, &dir.path().join("missing.tar.gz")).is_err());
 }
 
 /// One conversation on its own, as Markdown: its title, who said what, nothing else.

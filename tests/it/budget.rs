@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use sidecar::events::CoreEvent;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::events::ChatEvent;
-use sidecar_llm::budget::OverBudget;
+use sidecar_agent::ChatEvent;
+use sidecar_llm::OverBudget;
 use sidecar_settings::Purpose;
 
 use crate::support::{self, delta, finish, reply_events, stream, usage, ScriptedServer};
@@ -39,7 +39,7 @@ fn billed_reply(text: &str) -> Vec<String> {
 fn reached(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) -> Vec<u8> {
     let mut percents = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::Budget(sidecar_llm::budget::events::BudgetEvent::BudgetReached { reached, .. }) = event {
+        if let CoreEvent::Budget(sidecar_llm::BudgetEvent::BudgetReached { reached, .. }) = event {
             percents.push(reached.percent);
         }
     }

@@ -13,7 +13,7 @@ use crate::support::asker::ScriptedAsker;
 use crate::support::radicale::{event, Radicale, PASSWORD, USER};
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_actions::permissions::grant::Choice;
+use sidecar_actions::Choice;
 use sidecar_domain::locale::Lang;
 
 async fn open(dir: &std::path::Path, base_url: &str, now: chrono::DateTime<Utc>) -> (Arc<Companion>, Arc<ScriptedAsker>) {
@@ -116,14 +116,14 @@ async fn no_spontaneous_message_during_a_busy_event() {
     server.put("/ana/work/review.ics", &event("review", "Design review", "20261130T120000", "20261130T130000", "")).await;
     core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
     let report = core.proactive().tick(sidecar_proactive::TickMode::Send).await.unwrap();
-    assert!(matches!(report, sidecar_proactive::TickReport::Skipped { reason: sidecar_proactive::rules::Skip::InAnEvent }), "{report:?}");
+    assert!(matches!(report, sidecar_proactive::TickReport::Skipped { reason: sidecar_proactive::Skip::InAnEvent }), "{report:?}");
 
     // The same hour marked free: Sidecar may speak (the decision is asked for).
     server.put("/ana/work/review.ics", &event("review", "Design review", "20261130T120000", "20261130T130000", "TRANSP:TRANSPARENT\r\n")).await;
     core.calendar().sync_all(Lang::En).await.unwrap();
     let before = llm.request_count();
     let report = core.proactive().tick(sidecar_proactive::TickMode::Send).await.unwrap();
-    assert!(!matches!(report, sidecar_proactive::TickReport::Skipped { reason: sidecar_proactive::rules::Skip::InAnEvent }), "{report:?}");
+    assert!(!matches!(report, sidecar_proactive::TickReport::Skipped { reason: sidecar_proactive::Skip::InAnEvent }), "{report:?}");
     assert!(llm.request_count() > before, "the decision was asked for: {report:?}");
     core.shutdown().await;
 }

@@ -11,7 +11,7 @@ use sidecar_desktop_features::Screen;
 use sidecar_desktop_features::Size;
 use sidecar_desktop_features::Spot;
 use sidecar_desktop_features::MARGIN;
-use sidecar_proactive::events::ProactiveEvent;
+use sidecar_proactive::ProactiveEvent;
 use sidecar_settings::HotkeyError;
 use sidecar_settings::HotkeyRole;
 use sidecar_settings::DEFAULT_CHARACTER_HOTKEY;

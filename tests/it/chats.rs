@@ -71,7 +71,7 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
 
     // Deleted for good once the undo window has passed.
     core.chats().delete(second).await.unwrap();
-    tick(sidecar_agent::chats::UNDO_SECONDS + 1);
+    tick(sidecar_agent::UNDO_SECONDS + 1);
     core.chats().list(None).await.unwrap();
     assert!(!core.chats().undelete(second).await.unwrap(), "too late to undo");
     let left: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?").bind(second).fetch_one(core.store().pool()).await.unwrap();

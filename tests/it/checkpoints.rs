@@ -1,15 +1,15 @@
 //! Checkpoints, plans, profile editing and the knowledge watcher through the
 //! companion, against a scripted model.
 
-use sidecar_agent::context::rows::ContextStore;
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
+use sidecar_agent::ContextStore;
 use sidecar_memory::MemoryEvent;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
-use sidecar_agent::context::checkpoint::Status;
+use sidecar_agent::CheckpointStatus;
 use sidecar_memory::ProfileFile;
 use sidecar_settings::Settings;
 
@@ -44,17 +44,17 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     let core = open(dir.path(), &server.base_url).await;
     let listed = core.context().checkpoints().await.unwrap();
     assert_eq!(listed.len(), 1);
-    assert_eq!(listed[0].status, Status::InProgress);
+    assert_eq!(listed[0].status, CheckpointStatus::InProgress);
     assert_eq!(listed[0].body.pending, ["Book the hotel"]);
     // The conversation it belongs to is not offered to itself.
     assert!(core.context().continuation_offer().await.unwrap().is_none());
 
     core.context().new_conversation().await.unwrap();
-    assert_eq!(core.context().checkpoints().await.unwrap()[0].status, Status::Paused);
+    assert_eq!(core.context().checkpoints().await.unwrap()[0].status, CheckpointStatus::Paused);
     let offer = core.context().continuation_offer().await.unwrap().expect("an offer in the new conversation");
     assert_eq!(offer.id, 1);
     let resumed = core.context().continue_from(offer.id).await.unwrap();
-    assert_eq!(resumed.status, Status::Resumed);
+    assert_eq!(resumed.status, CheckpointStatus::Resumed);
     assert!(core.context().continuation_offer().await.unwrap().is_none(), "accepted: no second offer");
 
     core.send("Where were we?").await.unwrap();
@@ -75,7 +75,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
 
     let closed = core.send("/checkpoint done").await.unwrap();
     assert!(closed.reply.contains("#1 marked completed"), "{}", closed.reply);
-    let error = core.context().set_checkpoint_status(1, Status::Resumed).await.unwrap_err();
+    let error = core.context().set_checkpoint_status(1, CheckpointStatus::Resumed).await.unwrap_err();
     assert!(error.to_string().contains("cannot become resumed"), "{error}");
     // Recall finds what the checkpoint says.
     let hits = core.recall("Alfama", 500).await.unwrap().hits;
@@ -282,8 +282,7 @@ async fn continue_from_checkpoint_picks_by_status_and_the_model_picks_the_work_u
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
     let store = core.store().context();
-    let body =
-        |title: &str| sidecar_agent::context::checkpoint::Body { title: title.into(), pending: vec![format!("{title}: next step")], ..Default::default() };
+    let body = |title: &str| sidecar_agent::CheckpointBody { title: title.into(), pending: vec![format!("{title}: next step")], ..Default::default() };
     let mut elsewhere = Vec::new();
     for _ in 0..3 {
         elsewhere.push(core.store().conversations().new_conversation().await.unwrap());
@@ -292,9 +291,9 @@ async fn continue_from_checkpoint_picks_by_status_and_the_model_picks_the_work_u
     let in_progress = store.add_checkpoint(elsewhere[0], "auto", &body("Trip to Lisbon")).await.unwrap();
     tokio::time::sleep(Duration::from_millis(5)).await;
     let paused = store.add_checkpoint(elsewhere[1], "manual", &body("Garden plan")).await.unwrap();
-    store.set_checkpoint_status(paused.id, Status::Paused).await.unwrap();
+    store.set_checkpoint_status(paused.id, CheckpointStatus::Paused).await.unwrap();
     let completed = store.add_checkpoint(elsewhere[2], "manual", &body("Tax return")).await.unwrap();
-    store.set_checkpoint_status(completed.id, Status::Completed).await.unwrap();
+    store.set_checkpoint_status(completed.id, CheckpointStatus::Completed).await.unwrap();
 
     let outcome = core.send("continuá desde el checkpoint").await.unwrap();
     assert_eq!(outcome.reply, "Picking it up: the hotel is next.");
@@ -304,16 +303,16 @@ async fn continue_from_checkpoint_picks_by_status_and_the_model_picks_the_work_u
     let late = crate::support::late_block(&request);
     assert!(late.contains("<resumed_checkpoint>") && late.contains("# Trip to Lisbon"), "{late}");
     assert!(request.to_string().contains(&format!("continue from checkpoint #{}", in_progress.id)), "the model is told to pick it up");
-    assert_eq!(store.checkpoint(in_progress.id).await.unwrap().unwrap().status, Status::Resumed);
+    assert_eq!(store.checkpoint(in_progress.id).await.unwrap().unwrap().status, CheckpointStatus::Resumed);
 
     // A pasted continuation summary names its checkpoint.
     core.send(&format!("📋 CONTINUATION SUMMARY\nCheckpoint ID: {}\nTRABAJANDO EN: el jardín", paused.id)).await.unwrap();
     assert!(crate::support::late_block(&server.last_request()).contains("# Garden plan"));
-    assert_eq!(store.checkpoint(paused.id).await.unwrap().unwrap().status, Status::Resumed);
+    assert_eq!(store.checkpoint(paused.id).await.unwrap().unwrap().status, CheckpointStatus::Resumed);
 
     // Nothing open: said plainly, no model call.
     for id in [in_progress.id, paused.id] {
-        store.set_checkpoint_status(id, Status::Completed).await.unwrap();
+        store.set_checkpoint_status(id, CheckpointStatus::Completed).await.unwrap();
     }
     let before = server.request_count();
     let outcome = core.send("continue from checkpoint").await.unwrap();
@@ -335,9 +334,9 @@ async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
     }
     // A plan is open: its steps go into the checkpoint.
     let conversation = core.store().conversations().current_conversation().await.unwrap();
-    let mut plants = sidecar_agent::context::plan::PlanItem::new("Pick plants", sidecar_agent::context::plan::ItemStatus::Done);
+    let mut plants = sidecar_agent::PlanItem::new("Pick plants", sidecar_agent::ItemStatus::Done);
     plants.result = Some("roses and lavender".into());
-    let soil = sidecar_agent::context::plan::PlanItem::new("Buy soil", sidecar_agent::context::plan::ItemStatus::Pending);
+    let soil = sidecar_agent::PlanItem::new("Buy soil", sidecar_agent::ItemStatus::Pending);
     core.store().context().set_plan(conversation, &[plants, soil]).await.unwrap();
     let before = server.request_count();
     let outcome = core.send("one more idea").await.unwrap();
@@ -386,7 +385,7 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     );
     let core = Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
     let store = core.store().context();
-    let worked = sidecar_agent::context::checkpoint::Body {
+    let worked = sidecar_agent::CheckpointBody {
         title: "Garden plan".into(),
         successful_approaches: vec!["Drip irrigation on a timer".into()],
         failed_approaches: vec!["Watering by hand: too slow".into()],
@@ -394,10 +393,10 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     };
     let garden = store.add_checkpoint(core.store().conversations().new_conversation().await.unwrap(), "manual", &worked).await.unwrap();
     let closed = store
-        .add_checkpoint(garden.conversation_id, "auto", &sidecar_agent::context::checkpoint::Body { title: "Tax return".into(), ..Default::default() })
+        .add_checkpoint(garden.conversation_id, "auto", &sidecar_agent::CheckpointBody { title: "Tax return".into(), ..Default::default() })
         .await
         .unwrap();
-    store.set_checkpoint_status(closed.id, Status::Completed).await.unwrap();
+    store.set_checkpoint_status(closed.id, CheckpointStatus::Completed).await.unwrap();
 
     days.store(8, Ordering::SeqCst);
     core.context().new_conversation().await.unwrap();
@@ -408,9 +407,9 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
         format!("There is no open checkpoint from the last week. The newest is #{0} (Garden plan), from 2026-11-02: say \"continue from checkpoint {0}\" to pick it up.", garden.id)
     );
     assert_eq!(server.request_count(), before, "nothing was continued, no model call");
-    assert_eq!(store.checkpoint(garden.id).await.unwrap().unwrap().status, Status::Paused, "paused by the new conversation, not resumed");
+    assert_eq!(store.checkpoint(garden.id).await.unwrap().unwrap().status, CheckpointStatus::Paused, "paused by the new conversation, not resumed");
     core.send(&format!("continue from checkpoint {}", garden.id)).await.unwrap();
-    assert_eq!(store.checkpoint(garden.id).await.unwrap().unwrap().status, Status::Resumed, "named, it is picked up");
+    assert_eq!(store.checkpoint(garden.id).await.unwrap().unwrap().status, CheckpointStatus::Resumed, "named, it is picked up");
 
     let outcome = core.send("/memory-export").await.unwrap();
     assert!(outcome.meta.command);

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use sidecar_agent::error::TurnError;
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
+use sidecar_agent::TurnError;
 use sidecar_store::MessageStatus;
 use sidecar_store::Role;
 use tokio::sync::broadcast::Receiver;

@@ -5,7 +5,7 @@
 //! every fact the user stated must still be reachable afterwards. The scripted digest
 //! fails now and then, so the fallback and Bug 12's log are exercised too.
 
-use sidecar_agent::context::rows::ContextStore;
+use sidecar_agent::ContextStore;
 use std::sync::{Arc, Mutex};
 
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};

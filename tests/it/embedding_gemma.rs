@@ -39,7 +39,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
         let log = std::fs::read_to_string(dir.path().join("logs/embedder.log")).unwrap();
         assert!(log.contains("listening on http://127.0.0.1:"), "{log}");
         // Another program on the computer, or a web page, cannot embed with it (issue 69, 13).
-        let address = sidecar_llm::local_server::listening_address(&log).unwrap();
+        let address = sidecar_llm::listening_address(&log).unwrap();
         let stranger = reqwest::Client::new()
             .post(format!("http://{address}/v1/embeddings"))
             .json(&serde_json::json!({"input": ["hola"], "model": "x"}))
@@ -158,5 +158,5 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
     // Settings names the light one and says it stands in, where EmbeddingGemma suits.
     let view = core.meaning_setup().view().await;
     assert_eq!(view.automatic, sidecar_settings::EmbeddingsBackend::Local);
-    assert_eq!(view.automatic_stands_in, sidecar_memory::suited(sidecar_llm::local_models::machine::total_memory()) == view.built_in[1].backend);
+    assert_eq!(view.automatic_stands_in, sidecar_memory::suited(sidecar_llm::total_memory()) == view.built_in[1].backend);
 }

@@ -93,10 +93,7 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
     for (what, listed, entries, manifest_last, says) in cases {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         hostile(&file, &listed, entries, manifest_last);
-        let refused = sidecar_data::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar_data::backup::restore::WithSettings::Keep)
-            .await
-            .unwrap_err()
-            .to_string();
+        let refused = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err().to_string();
         assert!(refused.contains(says), "{what}: {refused}");
         assert_eq!(listing(&data), before, "{what}: the data folder is as it was (no staging left)");
     }
@@ -152,10 +149,7 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
     {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         backup_with_database(&file, &db);
-        let refused = sidecar_data::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar_data::backup::restore::WithSettings::Keep)
-            .await
-            .unwrap_err()
-            .to_string();
+        let refused = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err().to_string();
         assert!(refused.contains(says), "{what}: {refused}");
         assert_eq!(listing(&data), before, "{what}: nothing swapped in");
     }
@@ -168,7 +162,9 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
 /// and settings that fail the checks made at start are never put back.
 #[tokio::test]
 async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
-    use sidecar_data::backup::restore::{restore, SettingsOutcome, WithSettings};
+    use sidecar_data::restore_backup;
+    use sidecar_data::SettingsOutcome;
+    use sidecar_data::WithSettings;
     let dir = tempfile::tempdir().unwrap();
     let (data, config) = (dir.path().join("data"), dir.path().join("settings.toml"));
     let mine = "[user]\ntimezone = \"Europe/Madrid\"\n";
@@ -178,7 +174,7 @@ async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
     let file = dir.path().join("crafted.sidecar-backup");
     backup_of(&file, &[("sidecar.db", &db), ("settings.toml", crafted.as_bytes())]);
 
-    let kept = restore(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep).await.unwrap();
+    let kept = restore_backup(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep).await.unwrap();
     assert_eq!(std::fs::read_to_string(&config).unwrap(), mine, "not put back unasked");
     let SettingsOutcome::Kept { changes } = kept.settings else { panic!("{:?}", kept.settings) };
     let said = changes.join("\n");
@@ -186,7 +182,7 @@ async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
     assert!(said.contains("environment variable AWS_SECRET_ACCESS_KEY"), "{said}");
     assert!(said.contains("pairs the Telegram chat 666"), "{said}");
 
-    let restored = restore(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
+    let restored = restore_backup(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
     assert!(matches!(restored.settings, SettingsOutcome::Restored { .. }));
     assert_eq!(std::fs::read_to_string(&config).unwrap(), crafted, "put back when asked");
 
@@ -194,9 +190,9 @@ async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
     std::fs::write(&config, mine).unwrap();
     let broken = dir.path().join("broken.sidecar-backup");
     backup_of(&broken, &[("sidecar.db", &db), ("settings.toml", b"[llm]\nresponse_timeout_secs = nan\n")]);
-    let refused = restore(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore).await.unwrap_err().to_string();
+    let refused = restore_backup(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore).await.unwrap_err().to_string();
     assert!(refused.contains("settings.toml does not pass Sidecar's checks"), "{refused}");
-    let outcome = restore(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep).await.unwrap();
+    let outcome = restore_backup(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep).await.unwrap();
     assert!(matches!(outcome.settings, SettingsOutcome::Invalid { .. }), "{:?}", outcome.settings);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), mine);
 }

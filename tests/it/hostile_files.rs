@@ -7,7 +7,8 @@
 use chrono::TimeZone;
 use proptest::prelude::*;
 
-use sidecar_llm::local_models::gguf::{read_info, GgufError};
+use sidecar_llm::read_gguf_info;
+use sidecar_llm::GgufError;
 
 /// Runs `work` on a thread with a 256 kB stack: a reader that recurses per level of
 /// input would overflow it.
@@ -58,11 +59,11 @@ fn good_gguf() -> Vec<u8> {
     out
 }
 
-fn read_gguf(bytes: Vec<u8>) -> Result<sidecar_llm::local_models::gguf::GgufInfo, GgufError> {
+fn read_gguf(bytes: Vec<u8>) -> Result<sidecar_llm::GgufInfo, GgufError> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.gguf");
     std::fs::write(&path, bytes).unwrap();
-    on_small_stack(move || read_info(&path))
+    on_small_stack(move || read_gguf_info(&path))
 }
 
 #[test]
@@ -211,7 +212,7 @@ const CLAUDE: &str = r#"[{"uuid": "x", "name": "Recetas", "created_at": "2024-05
   {"uuid": "m2", "sender": "assistant", "text": "Tomate.", "content": [], "created_at": "2024-05-01T10:00:05Z"}]}]"#;
 
 fn read_export(bytes: Vec<u8>) -> Result<usize, String> {
-    on_small_stack(move || sidecar_data::chat_exports::read(&bytes, now()).map(|(_, chats, _)| chats.iter().map(|c| c.messages.len()).sum()))
+    on_small_stack(move || sidecar_data::read_chat_export(&bytes, now()).map(|(_, chats, _)| chats.iter().map(|c| c.messages.len()).sum()))
 }
 
 #[test]
@@ -255,7 +256,7 @@ proptest! {
             bytes.extend(line.iter().filter(|b| **b != b'\n'));
             bytes.push(b'\n');
         }
-        let file = on_small_stack(move || sidecar_data::history_import::read(&bytes, now(), chrono_tz::Europe::Madrid));
+        let file = on_small_stack(move || sidecar_data::read_history_export(&bytes, now(), chrono_tz::Europe::Madrid));
         let blank = lines.iter().filter(|l| String::from_utf8_lossy(l).replace('\n', "").trim().is_empty()).count();
         prop_assert!(file.lines.len() + file.problems.len() + blank >= lines.len(), "every line accounted for");
     }

@@ -5,13 +5,15 @@
 //! are expected, four `sidecar ask` racing on one budget, four programs racing on the
 //! first migration, and a closed output pipe.
 
-use sidecar_llm::budget::rows::BudgetStore;
+use sidecar_llm::BudgetStore;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use sidecar_actions::notes::folder::{NotesError, NotesFolder, MAX_NOTE_BYTES};
+use sidecar_actions::NotesError;
+use sidecar_actions::NotesFolder;
+use sidecar_actions::MAX_NOTE_BYTES;
 
 use crate::support::{self, delta, finish, usage, Reply, ScriptedServer};
 
@@ -42,7 +44,7 @@ fn a_gigabyte_note_is_neither_read_by_a_search_nor_by_an_append() {
     let blocks = std::fs::metadata(&huge).unwrap().blocks();
     let folder = NotesFolder::open(&vault).unwrap();
 
-    let searched = sidecar_actions::notes::search::search(&folder, "cello", 10).unwrap();
+    let searched = sidecar_actions::search_notes(&folder, "cello", 10).unwrap();
     assert_eq!(searched.found.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["plan.md"]);
     assert_eq!(searched.skipped.len(), 1);
     assert_eq!(searched.skipped[0].path, "huge.md");
@@ -83,7 +85,7 @@ fn notes_are_moved_only_as_notes_and_pipes_are_called_what_they_are() {
     assert!(matches!(fifo_error, NotesError::NotAFile(_)), "{fifo_error:?}");
     assert!(fifo_error.to_string().contains("pipe"), "{fifo_error}");
     // The search does not open it either (it would wait for a writer forever).
-    assert!(sidecar_actions::notes::search::search(&folder, "plan", 10).unwrap().found.iter().all(|f| f.path != "pipe.md"));
+    assert!(sidecar_actions::search_notes(&folder, "plan", 10).unwrap().found.iter().all(|f| f.path != "pipe.md"));
 }
 
 #[tokio::test]
@@ -101,19 +103,19 @@ async fn a_pipe_picked_as_an_attachment_is_refused_at_once() {
 #[tokio::test]
 async fn a_server_flooding_its_stderr_costs_a_bounded_tail() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
-    let transport = sidecar_actions::mcp::config::Transport::Stdio {
+    let transport = sidecar_actions::McpTransport::Stdio {
         command: support::python().display().to_string(),
         args: vec![script.display().to_string(), "--stderr-flood".into(), "100".into(), "--exit-at-start".into(), "gave up".into()],
         env: Default::default(),
         cwd: None,
     };
-    let error = sidecar_actions::mcp::session::Session::start(&transport, Duration::from_secs(60), &Default::default()).await.err().expect("the server exits");
+    let error = sidecar_actions::McpSession::start(&transport, Duration::from_secs(60), &Default::default()).await.err().expect("the server exits");
     let said = error.to_string();
-    assert!(said.len() < sidecar_actions::mcp::stderr_tail::TAIL_BYTES, "{} bytes", said.len());
+    assert!(said.len() < sidecar_actions::STDERR_TAIL_BYTES, "{} bytes", said.len());
     match error {
-        sidecar_actions::mcp::session::SessionError::Closed { stderr, .. } => {
+        sidecar_actions::McpSessionError::Closed { stderr, .. } => {
             assert_eq!(stderr.last().map(String::as_str), Some("gave up"), "{stderr:?}");
-            assert!(stderr.iter().map(String::len).sum::<usize>() <= sidecar_actions::mcp::stderr_tail::TAIL_BYTES);
+            assert!(stderr.iter().map(String::len).sum::<usize>() <= sidecar_actions::STDERR_TAIL_BYTES);
         }
         other => panic!("{other:?}"),
     }

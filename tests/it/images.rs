@@ -80,11 +80,13 @@ async fn a_fallback_that_cannot_see_is_told_the_image_was_not_shown() {
 
 #[test]
 fn anthropic_gets_the_image_as_a_base64_block_before_the_text() {
-    use sidecar_llm::{ChatMessage, ChatRequest, ImagePart};
+    use sidecar_llm::ChatMessage;
+    use sidecar_llm::ChatRequest;
+    use sidecar_llm::ImagePart;
     let mut message = ChatMessage::user("What is this?");
     message.images.push(ImagePart { media_type: "image/png".into(), data: PIXEL.into() });
     let request = ChatRequest { messages: vec![message], ..Default::default() };
-    let body = sidecar_llm::anthropic::request_body("claude-sonnet-4-5", &request, &Default::default());
+    let body = sidecar_llm::anthropic_request_body("claude-sonnet-4-5", &request, &Default::default());
     let content = &body["messages"][0]["content"];
     assert_eq!(content[0]["type"], "image");
     assert_eq!(content[0]["source"]["media_type"], "image/png");
@@ -104,8 +106,6 @@ async fn a_backup_holds_the_images_and_a_restore_puts_them_back() {
     core.shutdown().await;
     drop(core);
     std::fs::remove_dir_all(dir.path().join("data/attachments")).unwrap();
-    sidecar_data::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), sidecar_data::backup::restore::WithSettings::Keep)
-        .await
-        .unwrap();
+    sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap();
     assert_eq!(std::fs::read(&kept).unwrap(), base64::engine::general_purpose::STANDARD.decode(PIXEL).unwrap());
 }

@@ -2,7 +2,8 @@
 //! (`tests/data/intents.tsv`), and the whole path through a conversation with a
 //! configured model that also calls the reminder tool (nothing is set twice).
 
-use sidecar_agent::intent::{detect, Intent};
+use sidecar_agent::detect_intent;
+use sidecar_agent::Intent;
 
 fn notation(intent: Option<Intent>) -> String {
     match intent {
@@ -29,7 +30,7 @@ fn the_intent_table() {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), 3, "line {}: three columns", n + 1);
         *counts.entry(cols[0]).or_insert(0) += 1;
-        let got = notation(detect(cols[1]));
+        let got = notation(detect_intent(cols[1]));
         if got != cols[2] {
             misses.push(format!("line {}: {:?}: expected {:?}, got {got:?}", n + 1, cols[1], cols[2]));
         }

@@ -4,7 +4,7 @@
 //! completions (whole and streamed). The property test over tokens, scopes, Origins and
 //! names, on `/v1` and `/mcp` alike, is in `hostile_endpoint`.
 
-use sidecar_proactive::rows::ProactiveStore;
+use sidecar_proactive::ProactiveStore;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -228,7 +228,7 @@ async fn the_openai_client_chats_with_sidecar_whole_and_streamed() {
     let history = core.history(10).await.unwrap();
     let asked: Vec<&str> = history.iter().filter(|m| m.role == sidecar_llm::Role::User).map(|m| m.content.as_str()).collect();
     assert_eq!(asked, ["What do I play on Thursdays?", "And on Fridays?"]);
-    assert!(history.iter().all(|m| m.channel == Some(sidecar_proactive::state::Channel::Api)), "{history:?}");
+    assert!(history.iter().all(|m| m.channel == Some(sidecar_proactive::Channel::Api)), "{history:?}");
     // A program talking is not the user at the desk: Sidecar's sense of where they are is untouched.
     let state = core.store().proactive().proactive_state().await.unwrap();
     assert_eq!((state.last_active_channel, state.last_desk_activity_at), (None, None));

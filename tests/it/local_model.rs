@@ -6,10 +6,14 @@ use crate::support;
 use std::time::Duration;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_llm::endpoint::Endpoint;
-use sidecar_llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
-use sidecar_llm::openai_compat::{OpenAiClient, Timeouts};
-use sidecar_llm::{ChatMessage, ChatRequest, FinishReason};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ChatRequest;
+use sidecar_llm::Endpoint;
+use sidecar_llm::FinishReason;
+use sidecar_llm::LocalServer;
+use sidecar_llm::OpenAiClient;
+use sidecar_llm::Timeouts;
+use sidecar_llm::LOCAL_MODEL_NAME;
 
 #[tokio::test]
 async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
@@ -171,7 +175,7 @@ fn core_base_url(dir: &tempfile::TempDir) -> String {
 
 fn address_in(dir: &tempfile::TempDir) -> Option<String> {
     let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).ok()?;
-    sidecar_llm::local_server::listening_address(&log).map(|address| format!("http://{address}"))
+    sidecar_llm::listening_address(&log).map(|address| format!("http://{address}"))
 }
 
 #[tokio::test]

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use sidecar::events::EventBus;
-use sidecar_actions::mcp::hub::{McpHub, ServerState};
-use sidecar_actions::permissions::grant::Choice;
-use sidecar_actions::permissions::PermissionGate;
+use sidecar_actions::Choice;
+use sidecar_actions::McpHub;
+use sidecar_actions::PermissionGate;
+use sidecar_actions::ServerState;
 use sidecar_llm::ToolCall;
 use sidecar_store::Store;
 use sidecar_tools::CallScope;
@@ -69,7 +70,7 @@ impl Rig {
         self.asker.questions()
     }
 
-    async fn wait_for(&self, what: &str, ready: impl Fn(&sidecar_actions::mcp::hub::ServerStatus) -> bool) {
+    async fn wait_for(&self, what: &str, ready: impl Fn(&sidecar_actions::ServerStatus) -> bool) {
         let waited = tokio::time::timeout(Duration::from_secs(20), async {
             while !self.hub.servers().iter().any(&ready) {
                 tokio::time::sleep(Duration::from_millis(50)).await;
@@ -138,12 +139,13 @@ async fn a_server_that_crashes_is_started_again_and_its_tools_come_back() {
 /// the server forgets it.
 #[tokio::test]
 async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
-    use sidecar_actions::mcp::form::{Field, ServerForm};
+    use sidecar_actions::ServerField;
+    use sidecar_actions::ServerForm;
     let scratch = tempfile::tempdir().unwrap();
     let rig = rig(&scratch.path().join("none.txt")).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
     let line = format!("{:?} {:?} --env-tool FIXTURE_SECRET", support::python(), script);
-    let secret = Field { name: "FIXTURE_SECRET".into(), value: Some("s3cret-value".into()), secret: true };
+    let secret = ServerField { name: "FIXTURE_SECRET".into(), value: Some("s3cret-value".into()), secret: true };
     rig.hub.save("keyed", &ServerForm { line: line.clone(), fields: vec![secret] }).unwrap();
     rig.wait_for("the keyed server", |s| s.name == "keyed" && s.state == ServerState::Running).await;
     let said = rig.call("mcp__keyed__env", json!({}), Some(Choice::AllowOnce)).await;
@@ -153,9 +155,9 @@ async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
 
     // Edited with the secret left as kept and a new plain variable: it restarts with both.
     let status = rig.hub.servers().into_iter().find(|s| s.name == "keyed").unwrap();
-    assert_eq!(status.form.fields, [Field { name: "FIXTURE_SECRET".into(), value: None, secret: true }]);
+    assert_eq!(status.form.fields, [ServerField { name: "FIXTURE_SECRET".into(), value: None, secret: true }]);
     let mut form = status.form.clone();
-    form.fields.push(Field { name: "PLAIN".into(), value: Some("p".into()), secret: false });
+    form.fields.push(ServerField { name: "PLAIN".into(), value: Some("p".into()), secret: false });
     rig.hub.save("keyed", &form).unwrap();
     rig.wait_for("restarted with the edit", |s| s.name == "keyed" && s.state == ServerState::Running && s.form.fields.len() == 2).await;
     let said = rig.call("mcp__keyed__env", json!({}), Some(Choice::AllowOnce)).await;

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use sidecar_actions::mcp::config::Transport;
-use sidecar_actions::mcp::session::{Session, SessionError};
+use sidecar_actions::McpSession;
+use sidecar_actions::McpSessionError;
+use sidecar_actions::McpTransport;
 
 use crate::support;
 
@@ -15,21 +16,26 @@ fn root() -> &'static Path {
 }
 
 /// A server installed by `make test` under `tests/mcp/node_modules`.
-fn npm_server(bin: &str, args: &[&str]) -> Transport {
+fn npm_server(bin: &str, args: &[&str]) -> McpTransport {
     let program = root().join("tests/mcp/node_modules/.bin").join(bin);
     assert!(program.exists(), "{} is missing: run `make test` (it installs the MCP test servers)", program.display());
     stdio(program, args)
 }
 
-fn stdio(program: PathBuf, args: &[&str]) -> Transport {
-    Transport::Stdio { command: program.to_string_lossy().into_owned(), args: args.iter().map(|a| a.to_string()).collect(), env: Default::default(), cwd: None }
+fn stdio(program: PathBuf, args: &[&str]) -> McpTransport {
+    McpTransport::Stdio {
+        command: program.to_string_lossy().into_owned(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        env: Default::default(),
+        cwd: None,
+    }
 }
 
-fn python_server(args: &[&str]) -> Transport {
+fn python_server(args: &[&str]) -> McpTransport {
     stdio(support::python(), args)
 }
 
-fn fixture(extra: &[&str]) -> Transport {
+fn fixture(extra: &[&str]) -> McpTransport {
     let script = root().join("tests/mcp/fixture_server.py");
     let mut args = vec![script.to_str().unwrap()];
     args.extend_from_slice(extra);
@@ -57,10 +63,10 @@ async fn the_reference_server_over_streamable_http_lists_its_tools_and_echoes() 
         .spawn()
         .unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let transport = Transport::Http { url, headers: [("X-Sidecar-Test".to_string(), "yes".to_string())].into() };
+    let transport = McpTransport::Http { url, headers: [("X-Sidecar-Test".to_string(), "yes".to_string())].into() };
     let started = Instant::now();
     let session = loop {
-        match Session::start(&transport, Duration::from_secs(10), &Default::default()).await {
+        match McpSession::start(&transport, Duration::from_secs(10), &Default::default()).await {
             Ok(session) => break session,
             Err(_) if started.elapsed() < Duration::from_secs(20) => tokio::time::sleep(Duration::from_millis(200)).await,
             Err(error) => panic!("{error}"),
@@ -76,14 +82,14 @@ async fn the_reference_server_over_streamable_http_lists_its_tools_and_echoes() 
 
 #[tokio::test]
 async fn an_address_nobody_answers_is_a_clear_error() {
-    let transport = Transport::Http { url: format!("http://127.0.0.1:{}/mcp", free_port()), headers: Default::default() };
-    let error = Session::start(&transport, Duration::from_secs(5), &Default::default()).await.err().expect("nobody listens");
-    assert!(matches!(error, SessionError::Closed { .. } | SessionError::Timeout { .. }), "{error:?}");
+    let transport = McpTransport::Http { url: format!("http://127.0.0.1:{}/mcp", free_port()), headers: Default::default() };
+    let error = McpSession::start(&transport, Duration::from_secs(5), &Default::default()).await.err().expect("nobody listens");
+    assert!(matches!(error, McpSessionError::Closed { .. } | McpSessionError::Timeout { .. }), "{error:?}");
 }
 
 #[tokio::test]
 async fn the_reference_server_lists_its_tools_and_echoes() {
-    let session = Session::start(&npm_server("mcp-server-everything", &[]), Duration::from_secs(30), &Default::default()).await.unwrap();
+    let session = McpSession::start(&npm_server("mcp-server-everything", &[]), Duration::from_secs(30), &Default::default()).await.unwrap();
     let tools = session.tools().await.unwrap();
     let echo = tools.iter().find(|t| t.name == "echo").unwrap_or_else(|| panic!("no echo in {tools:?}"));
     assert!(echo.input_schema["properties"]["message"].is_object(), "{:?}", echo.input_schema);
@@ -96,9 +102,10 @@ async fn the_reference_server_lists_its_tools_and_echoes() {
 
 #[tokio::test]
 async fn the_time_server_from_pypi_answers_in_the_zone_asked() {
-    let session = Session::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30), &Default::default())
-        .await
-        .unwrap();
+    let session =
+        McpSession::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30), &Default::default())
+            .await
+            .unwrap();
     let tools = session.tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "get_current_time"), "{tools:?}");
     let now = session.call("get_current_time", object(json!({"timezone": "America/Bogota"}))).await.unwrap();
@@ -110,34 +117,34 @@ async fn the_time_server_from_pypi_answers_in_the_zone_asked() {
 
 #[tokio::test]
 async fn a_missing_command_is_named() {
-    let transport = Transport::Stdio { command: "npx-not-installed-here".into(), args: vec![], env: Default::default(), cwd: None };
-    let Err(error) = Session::start(&transport, Duration::from_secs(5), &Default::default()).await else { panic!("started") };
-    assert_eq!(error, SessionError::MissingCommand("npx-not-installed-here".into()));
+    let transport = McpTransport::Stdio { command: "npx-not-installed-here".into(), args: vec![], env: Default::default(), cwd: None };
+    let Err(error) = McpSession::start(&transport, Duration::from_secs(5), &Default::default()).await else { panic!("started") };
+    assert_eq!(error, McpSessionError::MissingCommand("npx-not-installed-here".into()));
     assert!(error.to_string().contains("\"npx-not-installed-here\" was not found"), "{error}");
 }
 
 #[tokio::test]
 async fn a_server_that_exits_at_start_says_why_in_the_error() {
-    let Err(error) = Session::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10), &Default::default()).await else {
+    let Err(error) = McpSession::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10), &Default::default()).await else {
         panic!("started")
     };
-    let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
+    let McpSessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
     assert_eq!(stderr, &["ANTHROPIC_KEY is not set"]);
     assert!(error.to_string().contains("it said: ANTHROPIC_KEY is not set"), "{error}");
 }
 
 #[tokio::test]
 async fn a_call_that_hangs_times_out_and_a_crash_mid_call_is_told_with_the_servers_words() {
-    let session = Session::start(&fixture(&[]), Duration::from_secs(2), &Default::default()).await.unwrap();
+    let session = McpSession::start(&fixture(&[]), Duration::from_secs(2), &Default::default()).await.unwrap();
     let started = Instant::now();
     let error = session.call("slow", Default::default()).await.unwrap_err();
-    assert!(matches!(error, SessionError::Timeout { seconds: 2, .. }), "{error:?}");
+    assert!(matches!(error, McpSessionError::Timeout { seconds: 2, .. }), "{error:?}");
     assert!(started.elapsed() < Duration::from_secs(10));
 
     // The fixture is still asleep in `slow`: a second one crashes.
-    let session = Session::start(&fixture(&[]), Duration::from_secs(10), &Default::default()).await.unwrap();
+    let session = McpSession::start(&fixture(&[]), Duration::from_secs(10), &Default::default()).await.unwrap();
     let error = session.call("crash", Default::default()).await.unwrap_err();
-    let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
+    let McpSessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
     assert_eq!(stderr.last().map(String::as_str), Some("fixture server: crashing as asked"), "{stderr:?}");
     assert!(session.is_closed());
 }
@@ -147,7 +154,8 @@ async fn a_server_that_says_its_tools_changed_is_heard_and_the_new_definition_re
     let dir = tempfile::tempdir().unwrap();
     let description = dir.path().join("description.txt");
     std::fs::write(&description, "Echoes the message back.").unwrap();
-    let session = Session::start(&fixture(&["--description-file", description.to_str().unwrap()]), Duration::from_secs(10), &Default::default()).await.unwrap();
+    let session =
+        McpSession::start(&fixture(&["--description-file", description.to_str().unwrap()]), Duration::from_secs(10), &Default::default()).await.unwrap();
     let before = session.tools().await.unwrap().into_iter().find(|t| t.name == "echo").unwrap();
     assert!(before.read_only);
     let mut changed = session.tools_changed();

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::error::TurnError;
+use sidecar_agent::TurnError;
 use sidecar_llm::ChatMessage;
 use sidecar_settings::Settings;
 use sidecar_store::MessageMeta;

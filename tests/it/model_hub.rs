@@ -10,8 +10,11 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use sidecar::events::ModelStatus;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_llm::local_models::download::{Downloader, PullError, PullRequest, Verified};
-use sidecar_llm::local_models::library::ModelLibrary;
+use sidecar_llm::Downloader;
+use sidecar_llm::ModelLibrary;
+use sidecar_llm::PullError;
+use sidecar_llm::PullRequest;
+use sidecar_llm::Verified;
 use tokio_util::sync::CancellationToken;
 
 use crate::support::file_server::{smollm2_gguf, FileServer};
@@ -240,14 +243,15 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
 /// import and by the catalogue's listing.
 #[test]
 fn a_model_file_cut_after_its_header_is_refused_as_incomplete() {
-    use sidecar_llm::local_models::gguf::{read_info, GgufError};
+    use sidecar_llm::read_gguf_info;
+    use sidecar_llm::GgufError;
     let whole = std::fs::read(smollm2_gguf()).unwrap();
-    assert!(read_info(&smollm2_gguf()).is_ok(), "the real file reads");
+    assert!(read_gguf_info(&smollm2_gguf()).is_ok(), "the real file reads");
     let dir = tempfile::tempdir().unwrap();
     for keep in [whole.len() - 1, whole.len() / 2, 2_000_000] {
         let cut = dir.path().join(format!("cut-{keep}.gguf"));
         std::fs::write(&cut, &whole[..keep]).unwrap();
-        match read_info(&cut) {
+        match read_gguf_info(&cut) {
             Err(GgufError::Incomplete { have, need, .. }) => {
                 assert_eq!((have, need), (keep as u64, whole.len() as u64), "the real size is known from the header")
             }

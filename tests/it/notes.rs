@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use sidecar_actions::notes::folder::{NotesError, NotesFolder};
-use sidecar_actions::permissions::grant::Choice;
-use sidecar_actions::permissions::PermissionGate;
+use sidecar_actions::Choice;
+use sidecar_actions::NotesError;
+use sidecar_actions::NotesFolder;
+use sidecar_actions::PermissionGate;
 use sidecar_llm::ToolCall;
 use sidecar_store::Store;
 use sidecar_tools::CallScope;
@@ -57,7 +58,7 @@ fn notes_are_written_whole_links_kept_and_a_note_changed_on_disk_is_not_overwrit
     folder.rename("Inbox/idea.md", "Projects/idea.md").unwrap();
     let listed: Vec<_> = folder.list("Projects").unwrap().into_iter().map(|e| e.path).collect();
     assert_eq!(listed, ["Projects/idea.md", "Projects/plan.md"]);
-    let found = sidecar_actions::notes::search::search(&folder, "shopping", 10).unwrap();
+    let found = sidecar_actions::search_notes(&folder, "shopping", 10).unwrap();
     assert_eq!(found.found[0].path, "Projects/plan.md");
     assert_eq!(found.found[0].lines, ["- [[Shopping]]"]);
     // No temporary file is left beside the notes.
@@ -83,7 +84,7 @@ async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let mut registry = ToolRegistry::new().guarded_by(gate.clone());
-    sidecar_actions::notes::tools::tools(Arc::new(folder)).into_iter().for_each(|t| registry.register_shared(t));
+    sidecar_actions::notes_tools(Arc::new(folder)).into_iter().for_each(|t| registry.register_shared(t));
     let call = |name: &str, arguments: serde_json::Value| ToolCall { id: "c".into(), name: name.into(), arguments: arguments.to_string() };
 
     let read = registry.run(&call("read_note", json!({"path": "Projects/plan.md"})), CallScope::default()).await;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use sidecar::events::ModelStatus;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 
 use crate::support;
 
@@ -108,9 +108,9 @@ async fn a_reachable_provider_checks_ready_and_removing_it_clears_the_header() {
     assert!(!matches!(core.model_status(), ModelStatus::Ready { ref provider, .. } if provider == "ollama"), "{:?}", core.model_status());
 }
 
-fn scripted(base_url: &str) -> sidecar_llm::provider::Provider {
+fn scripted(base_url: &str) -> sidecar_llm::Provider {
     let settings: sidecar_settings::ProviderSettings = toml::from_str(&format!("id = \"demo\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
-    sidecar_llm::provider::Provider::from_settings(&settings, sidecar_settings::Settings::default().llm.timeouts(), &Default::default())
+    sidecar_llm::Provider::from_settings(&settings, sidecar_settings::Settings::default().llm.timeouts(), &Default::default())
 }
 
 /// The demo model's guard, fed a reply that loops on two lines (what SmolLM2 wrote for
@@ -119,7 +119,9 @@ fn scripted(base_url: &str) -> sidecar_llm::provider::Provider {
 #[tokio::test]
 async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     use crate::support::{delta, finish, stream, ScriptedServer};
-    use sidecar_llm::{ChatMessage, ChatRequest, FinishReason};
+    use sidecar_llm::ChatMessage;
+    use sidecar_llm::ChatRequest;
+    use sidecar_llm::FinishReason;
     let mut looping = vec![delta("Hi there friend!\n")];
     for _ in 0..500 {
         looping.push(delta("- In\n"));
@@ -130,10 +132,10 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     let server = ScriptedServer::start(vec![stream(looping), stream(long)]).await;
     let provider = scripted(&server.base_url);
     let request = ChatRequest { messages: vec![ChatMessage::user("Say hi in three words.")], tools: Vec::new(), max_tokens: Some(1024), general_cap: true };
-    let policy = sidecar_llm::router::RetryPolicy::default();
+    let policy = sidecar_llm::RetryPolicy::default();
     let mut shown = String::new();
-    let routed = sidecar_llm::demo::complete(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
-    assert_eq!(server.last_request()["max_tokens"], sidecar_llm::demo::DEMO_MAX_TOKENS, "the demo's short limit, not the 1,024 asked");
+    let routed = sidecar_llm::complete_demo(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
+    assert_eq!(server.last_request()["max_tokens"], sidecar_llm::DEMO_MAX_TOKENS, "the demo's short limit, not the 1,024 asked");
     let reply = routed.completion.text;
     assert!(reply.starts_with("Hi there friend!\n- In\n- The\n\n[Cut: the demo model began repeating itself."), "{reply:?}");
     assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
@@ -141,7 +143,7 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     assert!(shown.ends_with("Add a real model in Settings for proper answers.]"), "the mark streams too");
     // Spanish words, Spanish mark; a reply at the limit is marked, not continued.
     let request = ChatRequest { messages: vec![ChatMessage::user("Dime hola en tres palabras.")], ..request };
-    let routed = sidecar_llm::demo::complete(&provider, &policy, &request, |_| {}, |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
+    let routed = sidecar_llm::complete_demo(&provider, &policy, &request, |_| {}, |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
     assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
     assert!(
         routed
@@ -164,9 +166,9 @@ async fn a_dead_provider_then_a_short_answer_from_the_demo() {
     assert_eq!(outcome.meta.fallback_from.as_deref(), Some("ollama"));
     assert_eq!(outcome.meta.continued, 0, "never continued");
     let output = outcome.meta.usage.map_or(0, |u| u.output_tokens);
-    assert!(output <= sidecar_llm::demo::DEMO_MAX_TOKENS, "{output} tokens");
+    assert!(output <= sidecar_llm::DEMO_MAX_TOKENS, "{output} tokens");
     let body = outcome.reply.split("\n\n[").next().unwrap();
-    assert_eq!(sidecar_llm::repetition::repeats_from(body), None, "no loop left in the reply: {body:?}");
+    assert_eq!(sidecar_llm::repeats_from(body), None, "no loop left in the reply: {body:?}");
     core.shutdown().await;
 }
 

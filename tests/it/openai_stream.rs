@@ -4,9 +4,16 @@
 use std::time::Duration;
 
 use crate::support::{delta, finish, reply_events, Reply, ScriptedServer};
-use sidecar_llm::endpoint::Endpoint;
-use sidecar_llm::openai_compat::{http_client, OpenAiClient, Timeouts};
-use sidecar_llm::{ChatMessage, ChatRequest, FinishReason, LlmError, TimeoutPhase, Usage};
+use sidecar_llm::http_client;
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ChatRequest;
+use sidecar_llm::Endpoint;
+use sidecar_llm::FinishReason;
+use sidecar_llm::LlmError;
+use sidecar_llm::OpenAiClient;
+use sidecar_llm::TimeoutPhase;
+use sidecar_llm::Timeouts;
+use sidecar_llm::Usage;
 
 fn client(base_url: &str, respond: Duration, idle: Duration) -> OpenAiClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond, idle };

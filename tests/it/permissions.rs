@@ -7,9 +7,11 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sidecar_actions::permissions::grant::Choice;
-use sidecar_actions::permissions::{Action, Answer, PermissionGate};
+use sidecar_actions::Answer;
+use sidecar_actions::Choice;
+use sidecar_actions::PermissionGate;
 use sidecar_llm::ToolCall;
+use sidecar_tools::Action;
 use sidecar_tools::ToolDefinition;
 
 use crate::support::asker::ScriptedAsker;

@@ -44,7 +44,7 @@ async fn ten_multi_step_tasks_run_every_step_once_and_sum_up() {
             .find(|r| r["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").is_some_and(|m| crate::support::said(m) == task.request))
             .expect("the task reached the model");
         assert!(
-            late_block(first).contains(sidecar_agent::complexity::PLAN_HINT) || task.behaviour == Behaviour::Talks,
+            late_block(first).contains(sidecar_agent::PLAN_HINT) || task.behaviour == Behaviour::Talks,
             "{}: the first call is asked to plan",
             task.request
         );

@@ -4,7 +4,7 @@
 //! writing while the model decides (P15), invalid answers (P14), no invented
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 use sidecar_reminders::RemindersStore;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,10 +17,19 @@ use chrono_tz::Tz;
 use futures_util::future::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_outbox::{Kind, Outgoing, Sink};
-use sidecar_proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
-use sidecar_proactive::rules::{greeting_window, Block, MessageType, Skip};
-use sidecar_proactive::state::Channel;
-use sidecar_proactive::{TickMode, TickReport};
+use sidecar_proactive::greeting_window;
+use sidecar_proactive::Block;
+use sidecar_proactive::Channel;
+use sidecar_proactive::Level;
+use sidecar_proactive::MessageType;
+use sidecar_proactive::ProactiveConfig;
+use sidecar_proactive::SinkId;
+use sidecar_proactive::SinkPreference;
+use sidecar_proactive::SinkPreferences;
+use sidecar_proactive::Skip;
+use sidecar_proactive::TickMode;
+use sidecar_proactive::TickReport;
+use sidecar_proactive::CIRCUIT_PAUSE;
 
 const ZONE: Tz = chrono_tz::Europe::Madrid;
 
@@ -546,7 +555,7 @@ async fn control_commands_answer_without_the_model() {
 /// level and say so; Reset forgets.
 #[tokio::test]
 async fn a_thumb_and_plain_words_teach_sidecar_and_reset_forgets() {
-    use sidecar_proactive::learning::Signal;
+    use sidecar_proactive::Signal;
     let server = ScriptedServer::responding(|request| {
         if is_decision(request) {
             decision("checkin", "¿Qué tal va el día?")

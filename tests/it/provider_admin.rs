@@ -6,7 +6,8 @@ use std::sync::Arc;
 use crate::support::{reply_events, stream, LogBuffer, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_domain::secrets::{KeyStorage, Secrets};
-use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
+use sidecar_llm::ProviderInput;
+use sidecar_llm::ProviderRefusal;
 use sidecar_settings::ProviderKind;
 use sidecar_settings::Settings;
 
@@ -176,8 +177,10 @@ async fn the_model_list_comes_from_the_server_with_the_key_and_a_refusal_is_said
 
 #[tokio::test]
 async fn local_servers_are_found_with_their_models_and_silent_ports_are_not() {
-    use sidecar_llm::discover::servers_among;
-    use sidecar_llm::presets::{preset, Preset, PRESETS};
+    use sidecar_llm::preset;
+    use sidecar_llm::servers_among;
+    use sidecar_llm::Preset;
+    use sidecar_llm::PRESETS;
     let ollama = wiremock::MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::path("/v1/models"))
         .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({"data": [{"id": "qwen3:4b"}, {"id": "llama3.2:latest"}]})))

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use sidecar_agent::error::TurnError;
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
+use sidecar_agent::TurnError;
 use sidecar_store::Role;
 use tokio::sync::broadcast::Receiver;
 

@@ -213,11 +213,11 @@ async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
     let dir = tempfile::tempdir().unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
     let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;
-    let sink = sidecar_proactive::sinks::ChatSink {
+    let sink = sidecar_proactive::ChatSink {
         store: core.store().clone(),
         events: core.events().emitter(sidecar::CoreEvent::Proactive),
         reminders: core.events().emitter(sidecar::CoreEvent::Reminders),
-        channel: sidecar_proactive::state::Channel::Desktop,
+        channel: sidecar_proactive::Channel::Desktop,
     };
     let post = |id: i64| Outgoing {
         kind: Kind::Reminder,

@@ -3,8 +3,9 @@
 //! unset is not sent, and the settings survive the file.
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
-use sidecar_llm::sampling::Sampling;
+use sidecar_llm::ProviderInput;
+use sidecar_llm::ProviderRefusal;
+use sidecar_settings::llm::sampling::Sampling;
 use sidecar_settings::ProviderKind;
 use sidecar_settings::Settings;
 
@@ -82,9 +83,9 @@ async fn values_out_of_range_are_refused_and_nothing_is_saved() {
 
 #[test]
 fn a_catalogue_model_gets_its_makers_sampling_unless_the_user_set_one() {
-    use sidecar_llm::local_models::choice::LocalChoice;
+    use sidecar_llm::LocalChoice;
     use sidecar_settings::LocalModelSettings;
-    let file = sidecar_llm::local_models::catalogue::CATALOGUE.iter().find(|e| e.id == "llama3.2-3b").unwrap().file;
+    let file = sidecar_llm::CATALOGUE.iter().find(|e| e.id == "llama3.2-3b").unwrap().file;
     let llama = LocalModelSettings { model: Some(format!("/models/{file}").into()), ..LocalModelSettings::default() };
     let chosen = LocalChoice::from_settings(&llama);
     assert_eq!((chosen.sampling.temperature, chosen.sampling.top_p), (Some(0.6), Some(0.9)));

@@ -3,7 +3,7 @@
 //! use without panicking (durations, retry delays, context limits, the all-day hour).
 
 use proptest::prelude::*;
-use sidecar_agent::context::guard::Limits;
+use sidecar_agent::ContextLimits;
 use sidecar_settings::Settings;
 
 /// Every key the loader reads, and a few it does not.
@@ -87,7 +87,7 @@ fn exercise(settings: &Settings) {
     let _ = settings.user.all_day_time();
     let _ = sidecar_domain::clock::resolve_zone(settings.user.timezone.as_deref());
     let window = settings.local_model.context_tokens.unwrap_or(4096);
-    let limits = Limits::new(window, llm.max_tokens.unwrap_or(1024), &settings.context);
+    let limits = ContextLimits::new(window, llm.max_tokens.unwrap_or(1024), &settings.context);
     let _ = limits.budget * usize::from(settings.context.threshold_percent);
     let _ = settings.chat_chain();
 }

@@ -10,7 +10,7 @@ use sidecar::{Companion, CompanionOptions};
 use sidecar_channels::serve;
 use sidecar_channels::IncomingMessage;
 use sidecar_channels::MessageSource;
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
 
@@ -41,7 +41,7 @@ impl MessageSource for Scripted {
     fn send_response<'a>(
         &'a self,
         to: &'a IncomingMessage,
-        answer: Result<sidecar::TurnOutcome, sidecar_agent::error::TurnError>,
+        answer: Result<sidecar::TurnOutcome, sidecar_agent::TurnError>,
     ) -> BoxFuture<'a, Result<(), String>> {
         let content = answer.map(|outcome| outcome.reply).unwrap_or_else(|error| error.to_string());
         self.answers.lock().unwrap().push((to.content.clone(), content));

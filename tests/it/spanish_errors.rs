@@ -8,17 +8,19 @@ use std::time::Duration;
 use sidecar::events::{CoreEvent, ModelStatus};
 use sidecar::words::Lang;
 use sidecar::{Companion, CompanionError, CompanionOptions};
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 use sidecar_domain::said::{said_whole, Worded};
-use sidecar_llm::endpoint::ProbeProblem;
-use sidecar_llm::local_models::download::PullError;
-use sidecar_llm::local_models::gguf::GgufError;
-use sidecar_llm::local_models::library::LibraryError;
-use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
-use sidecar_llm::router::RouteError;
-use sidecar_llm::sampling::OutOfRange;
-use sidecar_llm::{LlmError, TimeoutPhase};
+use sidecar_llm::GgufError;
+use sidecar_llm::LibraryError;
+use sidecar_llm::LlmError;
+use sidecar_llm::ProbeProblem;
+use sidecar_llm::ProviderInput;
+use sidecar_llm::ProviderRefusal;
+use sidecar_llm::PullError;
+use sidecar_llm::RouteError;
+use sidecar_llm::TimeoutPhase;
 use sidecar_memory::AttachError;
+use sidecar_settings::OutOfRange;
 
 /// Words that give English away in a Spanish sentence (quoted server text aside).
 const ENGLISH: [&str; 14] =
@@ -50,7 +52,7 @@ fn llm_errors() -> Vec<LlmError> {
 
 /// Every refusal of every feature, as the faces receive it (the assembly's error).
 fn refusals() -> Vec<CompanionError> {
-    use sidecar_agent::error::TurnError;
+    use sidecar_agent::TurnError;
     use sidecar_channels::ChannelError;
     use sidecar_domain::said::{AddressRefusal, CannotWrite};
     use sidecar_memory::MeaningSetupError;
@@ -95,7 +97,7 @@ fn refusals() -> Vec<CompanionError> {
 
 #[test]
 fn every_kind_of_core_error_has_spanish_words() {
-    use sidecar_agent::error::TurnError;
+    use sidecar_agent::TurnError;
     let mut all: Vec<CompanionError> = vec![
         TurnError::Busy.into(),
         TurnError::QueuedCancelled.into(),
@@ -150,7 +152,7 @@ fn every_kind_of_core_error_has_spanish_words() {
         assert_spanish(&problem.said_in(Lang::Es));
     }
     // English stays each error's own words.
-    let busy = CompanionError::from(sidecar_agent::error::TurnError::Busy);
+    let busy = CompanionError::from(sidecar_agent::TurnError::Busy);
     assert_eq!(said_whole(&busy, Lang::En), busy.to_string());
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 use sidecar_memory::Category;
 use sidecar_memory::Learnings;
 use sidecar_memory::SaveOutcome;

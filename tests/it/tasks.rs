@@ -15,7 +15,7 @@ use crate::support::hands::Hands;
 use crate::support::notifications::Notifications;
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_actions::permissions::grant::Choice;
+use sidecar_actions::Choice;
 use sidecar_outbox::Kind;
 use sidecar_store::MessageStatus;
 use sidecar_tasks::CatchUp;

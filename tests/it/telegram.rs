@@ -3,7 +3,7 @@
 //! server that goes away. The model is a scripted OpenAI-compatible server, so the
 //! tests can tell whether a message reached it.
 
-use sidecar_proactive::rows::ProactiveStore;
+use sidecar_proactive::ProactiveStore;
 use sidecar_reminders::RemindersStore;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_channels::Link;
 use sidecar_domain::secrets::Secrets;
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
 
 use crate::support::bot_api::FakeBotApi;
 use crate::support::{reply_events, Reply, ScriptedServer};
@@ -145,8 +145,9 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
 /// `/quiet` from the phone silences Sidecar on every channel, from the very next tick.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quiet_from_the_phone_silences_every_channel_at_the_next_tick() {
-    use sidecar_proactive::rules::Skip;
-    use sidecar_proactive::{TickMode, TickReport};
+    use sidecar_proactive::Skip;
+    use sidecar_proactive::TickMode;
+    use sidecar_proactive::TickReport;
     let (model, bot) = (echo_model().await, FakeBotApi::start().await);
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &model, &bot, &[ME]).await;
@@ -163,7 +164,8 @@ async fn quiet_from_the_phone_silences_every_channel_at_the_next_tick() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
     use chrono::TimeZone;
-    use sidecar_proactive::{TickMode, TickReport};
+    use sidecar_proactive::TickMode;
+    use sidecar_proactive::TickReport;
     let model = ScriptedServer::responding(|request| {
         let system = request["messages"][0]["content"].as_str().unwrap_or_default();
         let text = if system.contains("deciding whether to start a conversation") {

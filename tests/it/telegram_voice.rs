@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::bot_api::FakeBotApi;
 use crate::telegram::{echo_model, open, open_with, ME, STRANGER};
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paired_chats_voice_note_is_heard_and_answered_and_a_strangers_is_never_fetched() {

@@ -1,7 +1,18 @@
 //! The turn state machine on its own: events in, effects out, no IO and no clock.
 
-use sidecar_agent::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote, CONTINUE_PROMPT};
-use sidecar_llm::{ChatMessage, Completion, FinishReason, Role, ToolCall};
+use sidecar_agent::Effect;
+use sidecar_agent::ToolResult;
+use sidecar_agent::Turn;
+use sidecar_agent::TurnEnd;
+use sidecar_agent::TurnEvent;
+use sidecar_agent::TurnLimits;
+use sidecar_agent::TurnNote;
+use sidecar_agent::CONTINUE_PROMPT;
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Completion;
+use sidecar_llm::FinishReason;
+use sidecar_llm::Role;
+use sidecar_llm::ToolCall;
 
 fn prompt() -> Vec<ChatMessage> {
     vec![ChatMessage::system("sys"), ChatMessage::user("hi")]

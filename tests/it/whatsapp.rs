@@ -16,7 +16,7 @@ use sidecar_channels::WhatsApp;
 use sidecar_channels::WhatsappLink;
 use sidecar_channels::WhatsappSource;
 use sidecar_outbox::{Kind, Outgoing, Sink};
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
 use sidecar_settings::WhatsappSettings;
 use tokio::sync::mpsc;
 

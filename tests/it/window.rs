@@ -117,7 +117,7 @@ async fn the_context_meter_whole_stays_put_from_the_estimate_through_every_turn(
     for said in ["hello there", "and what is the weather like in Lisbon tomorrow?"] {
         core.send(said).await.unwrap();
         while let Ok(event) = events.try_recv() {
-            if let sidecar::events::CoreEvent::Chat(sidecar_agent::events::ChatEvent::ContextUsage { meter, .. }) = event {
+            if let sidecar::events::CoreEvent::Chat(sidecar_agent::ChatEvent::ContextUsage { meter, .. }) = event {
                 meters.push(meter);
             }
         }

@@ -13,7 +13,7 @@ use crate::words::{
 };
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_proactive::service::ProactiveService;
+use sidecar_proactive::ProactiveService;
 use sidecar_proactive::TickMode;
 use sidecar_reminders::ReminderService;
 use sidecar_reminders::ReminderState;
@@ -24,7 +24,7 @@ pub(crate) struct Control<'a> {
     pub reminders: &'a ReminderService,
     pub proactive: &'a ProactiveService,
     /// Which model answers, for `/status`.
-    pub models: &'a sidecar_llm::model::Models,
+    pub models: &'a sidecar_llm::Models,
     pub clock: &'a Clock,
     pub lang: Lang,
     /// Where the command was said (`/quiet here` silences that channel).
@@ -120,16 +120,12 @@ impl Control<'_> {
             }
             Command::Proactive(ProactiveCommand::Context) => {
                 let context = self.proactive.spontaneous_context().await?;
-                let messages = sidecar_proactive::decision::request(&context, self.lang);
+                let messages = sidecar_proactive::decision_prompt(&context, self.lang);
                 let tokens: usize = messages.iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
                 format!("{}\n\n({tokens} tokens)", messages[1].content)
             }
-            Command::Proactive(ProactiveCommand::Tick) => {
-                sidecar_proactive::words::proactive::describe_tick(&self.proactive.tick(TickMode::Send).await?, self.lang)
-            }
-            Command::Proactive(ProactiveCommand::Decide) => {
-                sidecar_proactive::words::proactive::describe_tick(&self.proactive.tick(TickMode::DecideOnly).await?, self.lang)
-            }
+            Command::Proactive(ProactiveCommand::Tick) => sidecar_proactive::describe_tick(&self.proactive.tick(TickMode::Send).await?, self.lang),
+            Command::Proactive(ProactiveCommand::Decide) => sidecar_proactive::describe_tick(&self.proactive.tick(TickMode::DecideOnly).await?, self.lang),
         })
     }
 
@@ -139,7 +135,7 @@ impl Control<'_> {
         let now = self.clock.now();
         // Only where the user lets Sidecar's messages go.
         let outlets =
-            status.sinks.iter().filter(|(id, _, _)| c.sinks.of(*id) != sidecar_proactive::config::SinkPreference::None).map(|(id, _, up)| (*id, *up)).collect();
+            status.sinks.iter().filter(|(id, _, _)| c.sinks.of(*id) != sidecar_proactive::SinkPreference::None).map(|(id, _, up)| (*id, *up)).collect();
         let overview = self.reminders.overview().await?;
         let model = self.models.status();
         Ok(w.status(&StatusFacts {

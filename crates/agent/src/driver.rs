@@ -12,10 +12,16 @@ use crate::events::{ChatEvent, Notice};
 use crate::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote};
 use sidecar_domain::channel::Channel;
 use sidecar_domain::emitter::Emitter;
-use sidecar_llm::model::Chain;
-use sidecar_llm::pricing::PriceTable;
-use sidecar_llm::router::{self, RetryPolicy, RouteError, RouteNotice};
-use sidecar_llm::{ChatMessage, ChatRequest, FinishReason, Usage};
+use sidecar_llm::Chain;
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ChatRequest;
+use sidecar_llm::FinishReason;
+use sidecar_llm::RetryPolicy;
+use sidecar_llm::RouteError;
+use sidecar_llm::RouteNotice;
+use sidecar_llm::Routed;
+use sidecar_llm::Usage;
+use sidecar_settings::llm::pricing::PriceTable;
 use sidecar_settings::Purpose;
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
@@ -93,7 +99,7 @@ pub(crate) struct TurnContext<'a> {
     pub lang: sidecar_domain::locale::Lang,
     /// Routes the chat calls (the offline model as the automatic chain's last link)
     /// and keeps the header's model status.
-    pub models: &'a sidecar_llm::model::Models,
+    pub models: &'a sidecar_llm::Models,
     /// The conversation's plan, which the turn carries on while it has open steps.
     pub plans: &'a crate::context::plan::PlanBoard,
     /// What the reply's calls are counted as in Usage: "chat", or "task" for a
@@ -197,7 +203,7 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
                         Err(message) => TurnEvent::ModelFailed { message, retryable: false },
                     };
                     if let (TurnEvent::ModelReplied(_), Some(provider), Some(model)) = (&event, &ledger.meta.provider, &ledger.meta.model) {
-                        if sidecar_llm::model::is_demo_reply(provider, model) {
+                        if sidecar_llm::is_demo_reply(provider, model) {
                             turn.answered_without_tools();
                         }
                     }
@@ -364,7 +370,7 @@ async fn summarize_long_text(
             tracing::info!(tool = %call.name, reason = admitted.held_back.as_deref().unwrap_or(""), "a long tool output is cut, not summarised: the budget holds it back");
             continue;
         }
-        let call_model = router::complete(&admitted.chain.providers, admitted.chain.pinned, &context.rules.policy, &request, |_| {}, |_| {});
+        let call_model = sidecar_llm::complete_routed(&admitted.chain.providers, admitted.chain.pinned, &context.rules.policy, &request, |_| {}, |_| {});
         let routed = tokio::select! {
             routed = call_model => routed,
             _ = context.cancel.cancelled() => return Ok(()),
@@ -384,7 +390,7 @@ async fn summarize_long_text(
 }
 
 /// Records a model call's usage and cost, in the store and in the turn's totals.
-async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &router::Routed, purpose: &str) -> Result<(), StoreError> {
+async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &Routed, purpose: &str) -> Result<(), StoreError> {
     let usage = routed.completion.usage;
     let cost = context.chain.cost_of(routed, &context.rules.prices);
     context
@@ -462,7 +468,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
         TurnEnd::TimedOut { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
         TurnEnd::Failed { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
         TurnEnd::Incomplete { text } => {
-            let said = sidecar_llm::outcomes::step_limit(context.rules.limits.max_iterations, context.lang);
+            let said = sidecar_llm::step_limit(context.rules.limits.max_iterations, context.lang);
             let text = if text.trim().is_empty() { said } else { format!("{text}\n\n{said}") };
             (MessageStatus::Incomplete, text, None)
         }

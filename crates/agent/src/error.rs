@@ -4,11 +4,11 @@
 
 use sidecar_dates::DateError;
 use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
-use sidecar_llm::router::RouteError;
 use sidecar_llm::ModelUnavailable;
+use sidecar_llm::RouteError;
 use sidecar_memory::AttachError;
 use sidecar_memory::KnowledgeError;
-use sidecar_proactive::error::ProactiveError;
+use sidecar_proactive::ProactiveError;
 use sidecar_reminders::ReminderError;
 use sidecar_store::StoreError;
 

@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use sidecar_llm::{ChatMessage, Role};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Role;
 use sidecar_store::Message;
 use sidecar_store::MessageStatus;
 
@@ -149,7 +150,7 @@ mod tests {
             let mut messages = vec![ChatMessage::system(system), ChatMessage::user("hola"), ChatMessage::assistant("¡Hola!"), ChatMessage::user("¿y?")];
             let head = sidecar_llm::late::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
             sidecar_llm::late::attach_at(&mut messages, 3, &sidecar_llm::late::block(&head, ""));
-            sidecar_llm::demo::demo_messages(&messages)
+            sidecar_llm::demo_messages(&messages)
         };
         let (before, after) = (at(59), at(0));
         assert_eq!(before.iter().map(|m| &m.content).collect::<Vec<_>>(), after.iter().map(|m| &m.content).collect::<Vec<_>>());

@@ -1,7 +1,7 @@
 //! Chat commands: text starting with `/` that the core answers itself, before (and
 //! instead of) the model. Neither the command nor its answer goes back to the model.
 
-use crate::context::checkpoint::Status;
+use crate::context::checkpoint::CheckpointStatus;
 
 /// A recognised command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,7 +9,7 @@ pub enum Command {
     /// `/checkpoint`: save the state of the current work now.
     Checkpoint,
     /// `/checkpoint done|abandon`: close this conversation's open checkpoint.
-    CloseCheckpoint(crate::context::checkpoint::Status),
+    CloseCheckpoint(crate::context::checkpoint::CheckpointStatus),
     /// `/checkpoint list` (or an unknown argument): what checkpoints there are.
     ListCheckpoints,
     /// `/memory-export`: every checkpoint into one Markdown file.
@@ -124,8 +124,8 @@ pub fn parse(text: &str) -> Option<Command> {
     }
     match (name.as_str(), argument.as_deref()) {
         ("/checkpoint", None) => Some(Command::Checkpoint),
-        ("/checkpoint", Some("done" | "complete" | "completed" | "hecho" | "terminado")) => Some(Command::CloseCheckpoint(Status::Completed)),
-        ("/checkpoint", Some("abandon" | "abandoned" | "abandonar")) => Some(Command::CloseCheckpoint(Status::Abandoned)),
+        ("/checkpoint", Some("done" | "complete" | "completed" | "hecho" | "terminado")) => Some(Command::CloseCheckpoint(CheckpointStatus::Completed)),
+        ("/checkpoint", Some("abandon" | "abandoned" | "abandonar")) => Some(Command::CloseCheckpoint(CheckpointStatus::Abandoned)),
         ("/checkpoint", Some(_)) => Some(Command::ListCheckpoints),
         ("/memory-export", None) => Some(Command::ExportCheckpoints),
         ("/quiet", None) => Some(Command::Quiet(Quiet::For(60))),
@@ -156,8 +156,8 @@ mod tests {
     fn recognises_checkpoint_commands_only() {
         assert_eq!(parse("/checkpoint"), Some(Command::Checkpoint));
         assert_eq!(parse("  /Checkpoint  "), Some(Command::Checkpoint));
-        assert_eq!(parse("/checkpoint done"), Some(Command::CloseCheckpoint(Status::Completed)));
-        assert_eq!(parse("/checkpoint abandonar"), Some(Command::CloseCheckpoint(Status::Abandoned)));
+        assert_eq!(parse("/checkpoint done"), Some(Command::CloseCheckpoint(CheckpointStatus::Completed)));
+        assert_eq!(parse("/checkpoint abandonar"), Some(Command::CloseCheckpoint(CheckpointStatus::Abandoned)));
         assert_eq!(parse("/checkpoint list"), Some(Command::ListCheckpoints));
         assert_eq!(parse("/memory-export"), Some(Command::ExportCheckpoints));
         assert_eq!(parse("/usr/bin is a folder"), None);

@@ -19,7 +19,10 @@
 use crate::claims::{unbacked_claim, Claim};
 use crate::context::plan_item::{progress, PlanItem};
 use crate::plan_watch::{go_on_prompt, AfterWords, PlanWatch};
-use sidecar_llm::{ChatMessage, Completion, FinishReason, ToolCall};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Completion;
+use sidecar_llm::FinishReason;
+use sidecar_llm::ToolCall;
 
 /// Asks the model to go on after a reply was cut by the length limit.
 pub const CONTINUE_PROMPT: &str = "Your previous reply was cut off by the length limit. Continue exactly where it stopped, without repeating anything.";

@@ -11,9 +11,12 @@ use tokio::sync::oneshot;
 
 use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
-use sidecar_actions::permissions::asking::{AnswerFuture, PATIENCE};
-use sidecar_actions::permissions::grant::Choice;
-use sidecar_actions::permissions::{Answer, Asker, Question};
+use sidecar_actions::Answer;
+use sidecar_actions::AnswerFuture;
+use sidecar_actions::Asker;
+use sidecar_actions::Choice;
+use sidecar_actions::Question;
+use sidecar_actions::PATIENCE;
 use sidecar_domain::locale::Lang;
 
 #[derive(Default)]
@@ -56,7 +59,7 @@ impl PhoneQuestions {
         if *asked_by != message.user_id {
             return false;
         }
-        let Some(choice) = sidecar_actions::permissions::words::choice(&message.content, self.lang) else { return false };
+        let Some(choice) = sidecar_actions::choice_words(&message.content, self.lang) else { return false };
         let (_, _, answer) = state.waiting.remove(&message.channel).expect("looked up above");
         answer.send(choice).is_ok()
     }
@@ -80,8 +83,8 @@ impl Asker for PhoneQuestions {
             // However the wait ends (answered, timed out, answered in the window, the
             // turn stopped), the phone stops taking answers for it.
             let _waiting = Waiting { questions: self, channel, id };
-            let text = sidecar_actions::permissions::words::question(&question, self.lang);
-            if let Err(error) = source.ask(&message, &text, &sidecar_actions::permissions::words::buttons(self.lang)).await {
+            let text = sidecar_actions::question_words(&question, self.lang);
+            if let Err(error) = source.ask(&message, &text, &sidecar_actions::button_words(self.lang)).await {
                 tracing::warn!(%error, channel = channel.as_str(), "could not ask on the phone");
                 return Answer::NoOneToAsk;
             }

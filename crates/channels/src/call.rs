@@ -11,8 +11,8 @@ use tokio::sync::{mpsc, oneshot};
 use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
 use futures_util::future::BoxFuture;
-use sidecar_agent::conversation::TurnOutcome;
-use sidecar_agent::error::TurnError;
+use sidecar_agent::TurnError;
+use sidecar_agent::TurnOutcome;
 use sidecar_domain::clock::Clock;
 
 type Answer = Result<TurnOutcome, TurnError>;

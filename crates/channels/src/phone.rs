@@ -11,7 +11,7 @@ use crate::events::ChannelEvent;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
-use sidecar_proactive::service::ProactiveService;
+use sidecar_proactive::ProactiveService;
 use sidecar_settings::SettingsOwner;
 use sidecar_store::Store;
 

@@ -9,7 +9,7 @@ use tracing::Instrument;
 
 use super::asking::PhoneQuestions;
 use super::source::MessageSource;
-use sidecar_agent::conversation::ConversationService;
+use sidecar_agent::ConversationService;
 
 /// Answers every message of `source` until it closes; returns how many were answered.
 /// Each message takes its place in the inbox as it arrives, so a message sent while a

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 
 use super::channel::Channel;
 use futures_util::future::BoxFuture;
-use sidecar_agent::conversation::TurnOutcome;
-use sidecar_agent::error::TurnError;
+use sidecar_agent::TurnError;
+use sidecar_agent::TurnOutcome;
 
 /// One message as a channel delivered it.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,12 +1,26 @@
-//! The user's data, whole: backups and their restore (`backup`), chats and facts
-//! exported as Markdown or JSON (`export`, `chat_exports`), history imported from other
-//! apps (`history_import`), and the service the faces call for all of them
-//! (`data_service`). `words` is what an export says, in both languages.
+//! The user's data, whole. A backup is one archive of the database, the knowledge files
+//! and the settings ([`BackupInfo`]); [`restore_backup`] gives it all back, and a restore
+//! asked for from the app is noted ([`schedule_restore`]) and carried out at the next
+//! start before the store opens ([`apply_pending_restore`]). [`open_store`] opens the
+//! database, upgrading one a newer or older Sidecar left. Chats and facts go out as
+//! Markdown or JSON ([`ExportFormat`]); chats come in from other assistants' exports
+//! ([`read_chat_export`], [`read_history_export`]). [`DataService`] is what the faces
+//! call for all of it. Its words are in both languages.
 
-pub mod backup;
-pub mod chat_exports;
-pub mod data_service;
-pub mod export;
-pub mod history_import;
-pub mod retention;
-pub mod words;
+mod backup;
+mod chat_exports;
+mod data_service;
+mod export;
+mod history_import;
+mod retention;
+mod words;
+
+// The face: what the crates above, the faces and the tests name.
+pub use backup::pending::{apply as apply_pending_restore, schedule as schedule_restore, take_result as take_restore_result, RestoreNote};
+pub use backup::restore::{restore as restore_backup, SettingsOutcome, WithSettings};
+pub use backup::upgrade::{open_store, OpenError};
+pub use backup::{BackupError, BackupInfo};
+pub use chat_exports::read as read_chat_export;
+pub use data_service::{ChatImport, DataError, DataService, JsonlImport, TidyReport};
+pub use export::ExportFormat;
+pub use history_import::read as read_history_export;

@@ -1,40 +1,83 @@
-//! Models: the two wire formats (OpenAI-compatible and Anthropic Messages), SSE, the
-//! router with retries and fallback, prices and the budget, the offline local server and
-//! the local models it runs, and [`model::Models`], which picks a chain for each purpose.
-//! The core re-exports this crate as `llm`, and its `model`, `local_models`,
-//! `provider_admin` and `budget` under their own names.
+//! Models: how Sidecar talks to them, which one answers, and what it costs.
+//!
+//! A [`Provider`] speaks one of the two wire formats ([`OpenAiClient`] for
+//! OpenAI-compatible servers, [`AnthropicClient`] for Anthropic Messages), streamed over
+//! SSE. [`Models`] picks a [`Chain`] of providers for each purpose; the router
+//! ([`complete_routed`]) tries them in turn with retries, and falls back to the offline
+//! model: llama.cpp's own server ([`LocalServer`]) running a model of the [`ModelHub`]
+//! (downloaded by the [`Downloader`], read by [`read_gguf_info`]), or the demo model
+//! ([`complete_demo`]). Every call is priced and counted against the [`Budget`].
+//! Providers are added and tested through [`ProviderAdmin`]. [`tokens`] counts a text's
+//! tokens; [`late`] is the block of the day, the time and the plan attached late in a
+//! prompt, so the stable prefix before it stays cached.
 
-pub mod anthropic;
-pub mod budget;
+mod anthropic;
+mod budget;
 mod chain;
-pub mod demo;
-pub mod discover;
-pub mod endpoint;
+mod demo;
+mod discover;
+mod endpoint;
 pub(crate) mod lasting_spawn;
 pub mod late;
-pub mod local_models;
-pub mod local_server;
-pub use sidecar_domain::message;
+mod local_models;
+mod local_server;
+use sidecar_domain::message;
 // The settings the clients read (crates/settings).
-pub use sidecar_settings::llm::pricing;
-pub use sidecar_settings::llm::retry;
-pub use sidecar_settings::llm::sampling;
-pub use sidecar_settings::llm::timeouts;
-pub mod model;
-pub mod offline;
-pub mod openai_compat;
-pub mod outcomes;
-pub mod presets;
-pub mod provider;
-pub mod provider_admin;
-pub mod repetition;
-pub mod router;
-pub mod sse;
-pub mod status;
-pub mod status_words;
+use sidecar_settings::llm::pricing;
+use sidecar_settings::llm::retry;
+use sidecar_settings::llm::sampling;
+use sidecar_settings::llm::timeouts;
+mod model;
+mod offline;
+mod openai_compat;
+mod outcomes;
+mod presets;
+mod provider;
+mod provider_admin;
+mod repetition;
+mod router;
+mod sse;
+mod status;
+mod status_words;
 pub mod tokens;
 pub(crate) mod vision;
-pub mod window;
+mod window;
+
+// The face: what the crates above, the faces and the tests name.
+pub use anthropic::{request_body as anthropic_request_body, AnthropicClient};
+pub use budget::admin::{BudgetAdmin, BudgetError};
+pub use budget::events::BudgetEvent;
+pub use budget::limits::LimitsForm;
+pub use budget::rows::BudgetStore;
+pub use budget::tally::{Period as BudgetPeriod, Scope as BudgetScope};
+pub use budget::usage::{Span as UsageSpan, UsageHistory};
+pub use budget::words::{amount as budget_amount, notification_title as budget_notification_title};
+pub use budget::{Budget, BudgetView, OverBudget};
+pub use demo::{complete as complete_demo, demo_messages, DEMO_MAX_TOKENS};
+pub use discover::{servers_among, FoundServer};
+pub use endpoint::{Endpoint, ProbeProblem};
+pub use local_models::catalogue::CATALOGUE;
+pub use local_models::choice::LocalChoice;
+pub use local_models::download::{Downloader, Progress as DownloadProgress, PullError, PullRequest, Verified};
+pub use local_models::error::HubError;
+pub use local_models::events::LocalModelEvent;
+pub use local_models::gguf::{read_info as read_gguf_info, GgufError, GgufInfo};
+pub use local_models::library::{LibraryError, ModelLibrary};
+pub use local_models::machine::total_memory;
+pub use local_models::tuning::{TuningInput, TuningView};
+pub use local_models::{HubView, ModelHub, Switched};
+pub use local_server::{listening_address, LocalServer, LocalServerError, LOCAL_MODEL_NAME};
+pub use model::{is_demo_reply, Chain, Models, Room};
+pub use offline::{offline_words, ConnectFailure};
+pub use openai_compat::OpenAiClient;
+pub use outcomes::{step_limit, turn_timed_out, window_too_small};
+pub use presets::{preset, Preset, PRESETS};
+pub use provider::Provider;
+pub use provider_admin::{ConnectionTest, ProviderAdmin, ProviderInput, ProviderRefusal, ProviderView, SavedProvider};
+pub use repetition::repeats_from;
+pub use router::{complete as complete_routed, RetryPolicy, RouteError, RouteNotice, Routed};
+pub use sse::{http_client, Timeouts};
+pub use status::{ModelEvent, ModelStatus};
 
 pub use message::{ChatMessage, ChatRequest, Completion, FinishReason, ImagePart, Role, ToolCall, ToolSpec, Usage};
 

@@ -13,8 +13,6 @@ use super::endpoint::Endpoint;
 use super::sse::{stream_events, HttpOptions};
 use super::{preview, ChatMessage, ChatRequest, Completion, FinishReason, LlmError, Role, ToolCall, ToolSpec, Usage};
 
-pub use super::sse::{http_client, Timeouts};
-
 /// A client for one endpoint and model. The HTTP client is injected so tests and the
 /// desktop shell share connection pools and timeouts as they see fit.
 #[derive(Clone)]

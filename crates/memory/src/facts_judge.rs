@@ -10,8 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::knowledge::meaning::{FactJudge, SameFact};
-use sidecar_llm::model::Models;
-use sidecar_llm::{ChatMessage, ChatRequest};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ChatRequest;
+use sidecar_llm::Models;
 use sidecar_settings::Purpose;
 
 /// A judgement is a few tokens; a model slower than this is not waited for.

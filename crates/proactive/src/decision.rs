@@ -58,7 +58,7 @@ const LISTED_REMINDERS: usize = 3;
 const LISTED_FACTS: usize = 3;
 const PREVIEW_CHARS: usize = 80;
 
-pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
+pub fn spontaneous_context(inputs: Inputs<'_>) -> SpontaneousContext {
     let local = inputs.now.with_timezone(&inputs.zone);
     let weekday = local.weekday().num_days_from_monday() as usize;
     let window = greeting_window(local.hour());
@@ -90,7 +90,7 @@ pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
 }
 
 /// The two messages of the decision call.
-pub fn request(context: &SpontaneousContext, lang: Lang) -> Vec<ChatMessage> {
+pub fn decision_prompt(context: &SpontaneousContext, lang: Lang) -> Vec<ChatMessage> {
     let c = context;
     let user = decision_words::user_prompt(
         lang,
@@ -150,13 +150,13 @@ mod tests {
     #[test]
     fn no_reminders_reads_none_in_the_users_language() {
         let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
-        let es = context(inputs(&config, &state, Lang::Es));
+        let es = spontaneous_context(inputs(&config, &state, Lang::Es));
         assert_eq!(es.pending_reminders_list, "NINGUNO");
         assert_eq!((es.current_day.as_str(), es.current_time.as_str()), ("lunes", "08:30"));
         assert_eq!(es.greeting_window.as_deref(), Some("morning"));
-        let en = context(inputs(&config, &state, Lang::En));
+        let en = spontaneous_context(inputs(&config, &state, Lang::En));
         assert_eq!(en.pending_reminders_list, "NONE");
-        let prompt = request(&en, Lang::En);
+        let prompt = decision_prompt(&en, Lang::En);
         assert!(prompt[1].content.contains("PENDING REMINDERS: NONE"));
         assert!(prompt[1].content.contains("Greeting window open: Yes (morning)"));
     }
@@ -168,10 +168,10 @@ mod tests {
         let base = inputs(&config, &state, Lang::En);
         let (now, zone) = (base.now, base.zone);
         state.mark_sent(now - chrono::Duration::minutes(15), zone, Some(crate::rules::GreetingKind::Morning));
-        let c = context(inputs(&config, &state, Lang::En));
+        let c = spontaneous_context(inputs(&config, &state, Lang::En));
         assert!(c.greeting_already_sent);
         assert_eq!(c.last_greeting_info.as_deref(), Some("morning at 08:15"));
-        assert!(request(&c, Lang::En)[1].content.contains("Already greeted in this window today: Yes (morning at 08:15)"));
+        assert!(decision_prompt(&c, Lang::En)[1].content.contains("Already greeted in this window today: Yes (morning at 08:15)"));
     }
 
     /// The goal: at most 300 prompt tokens per decision on average, over a
@@ -194,11 +194,11 @@ mod tests {
             i.last_user = Some((i.now - chrono::Duration::hours(3), "Can you help me plan the week? I have three deadlines and a dentist appointment.".into()));
             i.reminders = (0..reminders).map(|n| (format!("Mon 23 Nov 0{n}:00"), format!("call the dentist about the appointment {n}"))).collect();
             i.facts = facts;
-            let c = context(i);
+            let c = spontaneous_context(i);
             if reminders > LISTED_REMINDERS {
                 assert!(c.pending_reminders_list.ends_with("(+6 más)"), "{}", c.pending_reminders_list);
             }
-            totals.push(request(&c, lang).iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum::<usize>());
+            totals.push(decision_prompt(&c, lang).iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum::<usize>());
         }
         let mean = totals.iter().sum::<usize>() as f64 / totals.len() as f64;
         assert!(mean <= 300.0, "{totals:?}");

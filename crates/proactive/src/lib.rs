@@ -1,42 +1,56 @@
-//! Speaking first, safely: the spontaneous loop and the MessageRouter.
+//! Speaking first, safely: the spontaneous loop, [`ProactiveService`].
 //!
-//! - `config`: what the user chose (level, quiet hours, sinks) and the fixed limits;
-//! - `state`: what the loop remembers between ticks, persisted;
-//! - `quiet`: whether Sidecar is quiet now, and until when;
-//! - `rules`: the checks before and after the model is asked (P1–P16), pure;
-//! - `decision`: the compact context, the prompt and the answer's parsing;
-//! - `router`: where proactive messages go (sources, sinks, the routing policy);
-//! - `sinks`: the sinks the core itself provides (the chat, the terminal, OS
-//!   notifications).
+//! What the user chose (level, quiet hours, sinks) is a [`ProactiveConfig`]; what the
+//! loop remembers between ticks, a [`ProactiveState`] kept by [`ProactiveStore`]. Each
+//! tick's checks before and after the model is asked (P1–P16) are pure rules that end in
+//! a [`Skip`] or a [`Block`]; [`spontaneous_context`] and [`decision_prompt`] are what the
+//! model is shown. Whether Sidecar is quiet now is a [`QuietNow`]. Where a message goes
+//! is the outbox's router (`sidecar_outbox`); the sinks the core provides itself (the
+//! chat, the terminal, OS notifications) are here: [`ChatSink`], [`ConsoleSink`],
+//! [`NotificationSink`].
 //!
 //! One tick: read config and state fresh → roll the counters → the rules → try the
 //! brain lock (skip if a reply is being written) → ask the model → validate → read
 //! the user's last message again → mark the state → send through the router.
 
-pub mod config;
-pub mod decision;
-pub mod do_not_disturb;
-pub mod error;
-pub mod events;
+mod config;
+mod decision;
+mod do_not_disturb;
+mod error;
+mod events;
 pub(crate) mod greeting;
-pub mod learning;
-pub mod notifier;
-pub mod quiet;
-pub mod rows;
-pub mod rules;
-pub mod service;
-pub mod sinks;
-pub mod state;
-pub mod whereabouts;
-pub mod words;
+mod learning;
+mod notifier;
+mod quiet;
+mod rows;
+mod rules;
+mod service;
+mod sinks;
+mod state;
+mod whereabouts;
+mod words;
+
+// The face: what the crates above, the faces and the tests name.
+pub use config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
+pub use decision::{decision_prompt, spontaneous_context, Inputs};
+pub use error::ProactiveError;
+pub use events::ProactiveEvent;
+pub use learning::Signal;
+pub use notifier::{NotificationAction, Notifier};
+pub use quiet::{QuietNow, QUIET_FOR_MINUTES};
+pub use rows::ProactiveStore;
+pub use rules::{greeting_window, Block, MessageType, Skip};
+pub use service::{BrainLock, ProactiveService};
+pub use sinks::{ChatSink, ConsoleSink, NotificationSink};
+pub use state::{Channel, ProactiveState};
+pub use whereabouts::StoredWhereabouts;
+pub use words::proactive::describe_tick;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use config::ProactiveConfig;
-use rules::{Approved, Block, Skip};
+use rules::Approved;
 use sidecar_outbox::Routed;
-use state::{Channel, ProactiveState};
 
 /// Whether a tick may send, or only shows what the model would decide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

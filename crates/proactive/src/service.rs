@@ -19,8 +19,8 @@ use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_llm::model::Models;
 use sidecar_llm::ChatRequest;
+use sidecar_llm::Models;
 use sidecar_memory::KnowledgeStore;
 use sidecar_outbox::{Kind, MessageRouter, Outgoing};
 use sidecar_settings::Purpose;
@@ -349,7 +349,7 @@ impl ProactiveService {
             .collect();
         let mut facts = self.knowledge.facts();
         facts.sort_by_key(|f| std::cmp::Reverse(f.fact.confirmed));
-        Ok(decision::context(decision::Inputs {
+        Ok(decision::spontaneous_context(decision::Inputs {
             now,
             zone,
             config,
@@ -416,7 +416,7 @@ impl ProactiveService {
 
         let context = self.build_context(now, &config, &state, &welcome).await?;
         let lang = self.lang;
-        let messages = decision::request(&context, lang);
+        let messages = decision::decision_prompt(&context, lang);
         let prompt_tokens: usize = messages.iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
         let answer = tokio::select! {
             answer = self.decision_call(messages) => answer,

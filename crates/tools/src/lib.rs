@@ -49,7 +49,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use sidecar_domain::redact::Redactor;
-use sidecar_llm::{ToolCall, ToolSpec};
+use sidecar_llm::ToolCall;
+use sidecar_llm::ToolSpec;
 
 /// How long one tool may run before it is abandoned.
 const TOOL_TIMEOUT: Duration = Duration::from_secs(30);

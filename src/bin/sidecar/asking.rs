@@ -3,8 +3,11 @@
 
 use std::sync::Arc;
 
-use sidecar_actions::permissions::asking::{AnswerFuture, PATIENCE};
-use sidecar_actions::permissions::{Answer, Asker, Question};
+use sidecar_actions::Answer;
+use sidecar_actions::AnswerFuture;
+use sidecar_actions::Asker;
+use sidecar_actions::Question;
+use sidecar_actions::PATIENCE;
 use tokio::sync::{mpsc::Receiver, Mutex};
 
 pub(crate) struct TerminalAsker {
@@ -15,13 +18,13 @@ pub(crate) struct TerminalAsker {
 impl Asker for TerminalAsker {
     fn ask(&self, question: Question) -> AnswerFuture<'_> {
         Box::pin(async move {
-            eprintln!("\n{}", sidecar_actions::permissions::words::question(&question, self.lang));
+            eprintln!("\n{}", sidecar_actions::question_words(&question, self.lang));
             let mut lines = self.lines.lock().await;
             let read = async {
                 loop {
                     eprint!("? ");
                     let Some(line) = lines.recv().await else { return Answer::NoAnswer };
-                    if let Some(choice) = sidecar_actions::permissions::words::choice(&line, self.lang) {
+                    if let Some(choice) = sidecar_actions::choice_words(&line, self.lang) {
                         return Answer::Chose(choice);
                     }
                 }

@@ -4,9 +4,10 @@
 
 use clap::Subcommand;
 use sidecar::Companion;
-use sidecar_llm::budget::tally::{Period, Scope};
-use sidecar_llm::budget::usage::Span;
-use sidecar_llm::budget::words::amount;
+use sidecar_llm::budget_amount;
+use sidecar_llm::BudgetPeriod;
+use sidecar_llm::BudgetScope;
+use sidecar_llm::UsageSpan;
 
 #[derive(Subcommand)]
 pub(crate) enum BudgetCommand {
@@ -23,18 +24,18 @@ pub(crate) async fn budget(companion: &Companion, command: Option<BudgetCommand>
         println!("{}", serde_json::to_string_pretty(&view)?);
         return Ok(0);
     }
-    let money = |usd: f64| amount(usd, &view.currency, view.usd_rate);
+    let money = |usd: f64| budget_amount(usd, &view.currency, view.usd_rate);
     if view.limits.is_empty() {
         println!("No budget is set: nothing is held back. Set limits under [budget] in settings.toml (daily_usd, monthly_usd, background_daily_usd).");
         return Ok(0);
     }
     for s in &view.limits {
         let scope = match &s.limit.scope {
-            Scope::All => "all calls".to_string(),
-            Scope::Background => "background work".to_string(),
-            Scope::Provider(id) => format!("provider {id}"),
+            BudgetScope::All => "all calls".to_string(),
+            BudgetScope::Background => "background work".to_string(),
+            BudgetScope::Provider(id) => format!("provider {id}"),
         };
-        let period = if s.limit.period == Period::Day { "today" } else { "this month" };
+        let period = if s.limit.period == BudgetPeriod::Day { "today" } else { "this month" };
         println!("{scope:<22} {period:<11} spent {:>12}  reserved {:>12}  of {:>12}", money(s.spent_usd), money(s.reserved_usd), money(s.allowed_usd));
     }
     if view.allowance_usd > 0.0 {
@@ -52,7 +53,7 @@ pub(crate) async fn usage(companion: &Companion, json: bool) -> anyhow::Result<i
         println!("{}", serde_json::to_string_pretty(&history)?);
         return Ok(0);
     }
-    let money = |usd: f64| amount(usd, &history.currency, history.usd_rate);
+    let money = |usd: f64| budget_amount(usd, &history.currency, history.usd_rate);
     for (title, span) in [("Last 7 days", &history.last_7_days), ("Last 30 days", &history.last_30_days)] {
         print_span(title, span, &money);
     }
@@ -60,7 +61,7 @@ pub(crate) async fn usage(companion: &Companion, json: bool) -> anyhow::Result<i
     Ok(0)
 }
 
-fn print_span(title: &str, span: &Span, money: &dyn Fn(f64) -> String) {
+fn print_span(title: &str, span: &UsageSpan, money: &dyn Fn(f64) -> String) {
     println!("{title}: {} in {} calls ({} tokens in, {} out)", money(span.total.cost_usd), span.total.calls, span.total.input_tokens, span.total.output_tokens);
     for (heading, groups) in [("by model", &span.by_model), ("by purpose", &span.by_purpose)] {
         if groups.is_empty() {

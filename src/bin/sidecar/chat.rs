@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use sidecar::{Companion, CoreEvent};
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
 
 pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Result<i32> {
     let printer = (!json).then(|| Printer::start(companion));
@@ -330,8 +330,8 @@ impl Terminal {
 }
 
 impl sidecar_channels::MessageSource for Terminal {
-    fn channel(&self) -> sidecar_proactive::state::Channel {
-        sidecar_proactive::state::Channel::Cli
+    fn channel(&self) -> sidecar_proactive::Channel {
+        sidecar_proactive::Channel::Cli
     }
 
     fn next(&self) -> futures_util::future::BoxFuture<'_, Option<sidecar_channels::IncomingMessage>> {
@@ -366,7 +366,7 @@ impl sidecar_channels::MessageSource for Terminal {
     fn send_response<'a>(
         &'a self,
         _to: &'a sidecar_channels::IncomingMessage,
-        answer: Result<sidecar::TurnOutcome, sidecar_agent::error::TurnError>,
+        answer: Result<sidecar::TurnOutcome, sidecar_agent::TurnError>,
     ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         let printer = self.printer.lock().expect("printer lock").take();
         Box::pin(async move {

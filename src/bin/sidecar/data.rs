@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_data::export::ExportFormat;
+use sidecar_data::ExportFormat;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub(crate) enum ExportChoice {
@@ -22,9 +22,10 @@ pub(crate) async fn backup(companion: &Companion, dest: Option<&Path>, json: boo
 }
 
 pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool, with_settings: bool) -> anyhow::Result<i32> {
-    use sidecar_data::backup::restore::{SettingsOutcome, WithSettings};
+    use sidecar_data::SettingsOutcome;
+    use sidecar_data::WithSettings;
     let choice = if with_settings { WithSettings::Restore } else { WithSettings::Keep };
-    let restored = sidecar_data::backup::restore::restore(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice).await?;
+    let restored = sidecar_data::restore_backup(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice).await?;
     if json {
         println!("{}", serde_json::to_string(&restored)?);
         return Ok(0);

@@ -265,10 +265,8 @@ async fn main() {
 }
 
 async fn run(cli: Cli, redactor: sidecar_domain::redact::Redactor) -> anyhow::Result<i32> {
-    let options = CompanionOptions {
-        channel: sidecar_proactive::state::Channel::Cli,
-        ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref(), redactor)?
-    };
+    let options =
+        CompanionOptions { channel: sidecar_proactive::Channel::Cli, ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref(), redactor)? };
     if let Command::ParseDate { json, tz, now, text } = &cli.command {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());

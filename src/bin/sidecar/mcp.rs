@@ -2,10 +2,11 @@
 
 use clap::Subcommand;
 use sidecar::Companion;
-use sidecar_actions::mcp::config::{McpConfig, ServerEntry};
-use sidecar_actions::mcp::session::Session;
-use sidecar_actions::permissions::policy::Verdict;
-use sidecar_actions::permissions::Action;
+use sidecar_actions::McpConfig;
+use sidecar_actions::McpSession;
+use sidecar_actions::ServerEntry;
+use sidecar_actions::Verdict;
+use sidecar_tools::Action;
 
 #[derive(Subcommand)]
 pub(crate) enum McpCommand {
@@ -115,7 +116,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
         }
         McpCommand::Tools { name, json } => {
             let entry = server(&path, &name)?;
-            let session = Session::start(&entry.transport(&name, &|v| std::env::var(v).ok())?, entry.timeout(), &Default::default()).await?;
+            let session = McpSession::start(&entry.transport(&name, &|v| std::env::var(v).ok())?, entry.timeout(), &Default::default()).await?;
             let tools = session.tools().await?;
             session.stop().await;
             let mut rows = Vec::new();
@@ -123,7 +124,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
                 let action = Action {
                     server: name.clone(),
                     identity: entry.identity(),
-                    called_as: sidecar_actions::mcp::naming::tool_name(&name, &definition.name),
+                    called_as: sidecar_actions::mcp_tool_name(&name, &definition.name),
                     definition,
                     asking: None,
                 };
@@ -165,13 +166,13 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
         McpCommand::Import { file } => {
             let files = match file {
                 Some(file) => vec![file],
-                None => sidecar_actions::mcp::import::known_files(),
+                None => sidecar_actions::known_mcp_files(),
             };
             if files.is_empty() {
                 println!("No Claude Desktop, Cursor, LM Studio or Jan configuration was found; name the file: sidecar mcp import FILE");
             }
             for file in files {
-                let report = sidecar_actions::mcp::import::import_file(&path, &file)?;
+                let report = sidecar_actions::import_mcp_file(&path, &file)?;
                 println!("{}: added {}", file.display(), list(&report.added));
                 if !report.added.is_empty() {
                     println!("  each is off until you turn it on: sidecar mcp on NAME, or Settings → Tools");

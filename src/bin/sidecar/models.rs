@@ -4,7 +4,9 @@ use std::io::Write;
 
 use clap::Subcommand;
 use sidecar::Companion;
-use sidecar_llm::local_models::download::{Progress, PullError, Verified};
+use sidecar_llm::DownloadProgress;
+use sidecar_llm::PullError;
+use sidecar_llm::Verified;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Subcommand)]
@@ -134,7 +136,7 @@ pub(crate) async fn models(companion: &Companion, command: ModelsCommand) -> any
     }
 }
 
-fn show_progress(p: &Progress) {
+fn show_progress(p: &DownloadProgress) {
     let line = match p.total_bytes {
         Some(total) if total > 0 => {
             format!("\r{}: {} of {} ({:.0}%)", p.file, megabytes(p.received_bytes), megabytes(total), p.received_bytes as f64 * 100.0 / total as f64)

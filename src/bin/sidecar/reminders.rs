@@ -74,8 +74,8 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
         // what to be reminded of, as in the chat.
         _ => {
             let sentence = words.join(" ");
-            let sentence = match sidecar_agent::intent::detect(&sentence) {
-                Some(sidecar_agent::intent::Intent::Set { sentence } | sidecar_agent::intent::Intent::Timer { sentence }) => sentence,
+            let sentence = match sidecar_agent::detect_intent(&sentence) {
+                Some(sidecar_agent::Intent::Set { sentence } | sidecar_agent::Intent::Timer { sentence }) => sentence,
                 _ => sentence,
             };
             service.set_from_sentence(&sentence).await
@@ -194,7 +194,7 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
 
 /// The schedulers with the terminal and OS notifications as sinks.
 pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
-    use sidecar_proactive::sinks::ConsoleSink;
+    use sidecar_proactive::ConsoleSink;
     let mut events = companion.events().subscribe();
     let endpoint = Arc::new(sidecar_serve::McpEndpoint::default());
     // A click on a notification has no window to open here.

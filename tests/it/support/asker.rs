@@ -3,8 +3,10 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use sidecar_actions::permissions::grant::Choice;
-use sidecar_actions::permissions::{Answer, Asker, Question};
+use sidecar_actions::Answer;
+use sidecar_actions::Asker;
+use sidecar_actions::Choice;
+use sidecar_actions::Question;
 
 #[derive(Default)]
 pub struct ScriptedAsker {
@@ -28,7 +30,7 @@ impl ScriptedAsker {
 }
 
 impl Asker for ScriptedAsker {
-    fn ask(&self, question: Question) -> sidecar_actions::permissions::asking::AnswerFuture<'_> {
+    fn ask(&self, question: Question) -> sidecar_actions::AnswerFuture<'_> {
         self.asked.lock().unwrap().push(question);
         let answer = self.answers.lock().unwrap().pop_front().unwrap_or(Answer::NoAnswer);
         Box::pin(async move { answer })

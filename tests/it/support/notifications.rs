@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use futures_util::future::BoxFuture;
 use sidecar_outbox::{Kind, Outgoing, Sink};
-use sidecar_proactive::config::SinkId;
-use sidecar_proactive::state::Channel;
+use sidecar_proactive::Channel;
+use sidecar_proactive::SinkId;
 
 /// What the notifications were given, in order.
 #[derive(Default)]

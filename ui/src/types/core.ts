@@ -41,23 +41,6 @@ export type AttachmentKind = "text" | "pdf" | "docx" | "image";
  */
 export type BackupInfo = { path: string, bytes: number, files: number, created_at: string, };
 
-/**
- * What a checkpoint records (the seed's seven parts).
- */
-export type Body = { title: string, current_work: string, completed: Array<string>, pending: Array<string>, decisions: Array<string>, 
-/**
- * What was tried and worked, kept beside what failed so neither is tried blind again.
- */
-successful_approaches: Array<string>, failed_approaches: Array<string>, user_preferences: Array<string>, critical_info: Array<string>, 
-/**
- * What stops the work now (a missing answer, an error, a decision to take).
- */
-blockers: Array<string>, 
-/**
- * Written by Sidecar, not the model: what the work ran on and touched.
- */
-metadata: Metadata, };
-
 export type BudgetEvent = { "type": "budget_reached", reached: Reached, currency: string, usd_rate: number, more_usd: number, said: string, };
 
 /**
@@ -245,11 +228,30 @@ matched: string | null, };
 /**
  * A stored checkpoint.
  */
-export type Checkpoint = { id: number, conversation_id: number, status: Status, 
+export type Checkpoint = { id: number, conversation_id: number, status: CheckpointStatus, 
 /**
  * "manual" (`/checkpoint`) or "auto" (the context neared its limit).
  */
-trigger: string, body: Body, created_at: string, updated_at: string, };
+trigger: string, body: CheckpointBody, created_at: string, updated_at: string, };
+
+/**
+ * What a checkpoint records (the seed's seven parts).
+ */
+export type CheckpointBody = { title: string, current_work: string, completed: Array<string>, pending: Array<string>, decisions: Array<string>, 
+/**
+ * What was tried and worked, kept beside what failed so neither is tried blind again.
+ */
+successful_approaches: Array<string>, failed_approaches: Array<string>, user_preferences: Array<string>, critical_info: Array<string>, 
+/**
+ * What stops the work now (a missing answer, an error, a decision to take).
+ */
+blockers: Array<string>, 
+/**
+ * Written by Sidecar, not the model: what the work ran on and touched.
+ */
+metadata: Metadata, };
+
+export type CheckpointStatus = "in_progress" | "paused" | "resumed" | "completed" | "abandoned";
 
 /**
  * What the user answered for one call.
@@ -1494,8 +1496,6 @@ export type Standing = { spent_usd: number, reserved_usd: number,
  * The limit with today's extra allowance.
  */
 allowed_usd: number, period: Period, usd: number, } & ({ "scope": "all" } | { "scope": "background" } | { "scope": "provider", "provider": string });
-
-export type Status = "in_progress" | "paused" | "resumed" | "completed" | "abandoned";
 
 /**
  * A calendar as Sidecar keeps it.

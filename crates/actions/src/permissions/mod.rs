@@ -16,6 +16,6 @@ pub mod words;
 
 // What a tool that acts is about to do (crates/tools), which the gate judges.
 pub use asking::{Answer, Asker};
-pub use gate::{PermissionGate, Refusal};
+pub use gate::PermissionGate;
 pub use question::Question;
 pub use sidecar_tools::Action;

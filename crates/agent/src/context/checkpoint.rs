@@ -17,7 +17,7 @@ pub(crate) const OFFER_DAYS: i64 = 7;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ts_rs::TS)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub enum CheckpointStatus {
     InProgress,
     Paused,
     Resumed,
@@ -25,25 +25,25 @@ pub enum Status {
     Abandoned,
 }
 
-impl Status {
+impl CheckpointStatus {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Status::InProgress => "in_progress",
-            Status::Paused => "paused",
-            Status::Resumed => "resumed",
-            Status::Completed => "completed",
-            Status::Abandoned => "abandoned",
+            CheckpointStatus::InProgress => "in_progress",
+            CheckpointStatus::Paused => "paused",
+            CheckpointStatus::Resumed => "resumed",
+            CheckpointStatus::Completed => "completed",
+            CheckpointStatus::Abandoned => "abandoned",
         }
     }
 
     /// Work still to be picked up.
     pub fn is_open(self) -> bool {
-        matches!(self, Status::InProgress | Status::Paused | Status::Resumed)
+        matches!(self, CheckpointStatus::InProgress | CheckpointStatus::Paused | CheckpointStatus::Resumed)
     }
 
     /// Whether the lifecycle allows going from `self` to `next`.
-    pub(crate) fn can_become(self, next: Status) -> bool {
-        use Status::*;
+    pub(crate) fn can_become(self, next: CheckpointStatus) -> bool {
+        use CheckpointStatus::*;
         match (self, next) {
             (a, b) if a == b => true,
             (Completed | Abandoned, _) => false,
@@ -59,7 +59,7 @@ impl Status {
 /// What a checkpoint records (the seed's seven parts).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
-pub struct Body {
+pub struct CheckpointBody {
     pub title: String,
     pub current_work: String,
     pub completed: Vec<String>,
@@ -93,10 +93,10 @@ pub struct Metadata {
 pub struct Checkpoint {
     pub id: i64,
     pub conversation_id: i64,
-    pub status: Status,
+    pub status: CheckpointStatus,
     /// "manual" (`/checkpoint`) or "auto" (the context neared its limit).
     pub trigger: String,
-    pub body: Body,
+    pub body: CheckpointBody,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -208,7 +208,7 @@ pub(crate) fn touched(messages: &[Message]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Status::*;
+    use CheckpointStatus::*;
 
     #[test]
     fn the_lifecycle_only_moves_forward() {
@@ -229,7 +229,7 @@ mod tests {
             conversation_id: 9,
             status: InProgress,
             trigger: "manual".into(),
-            body: Body {
+            body: CheckpointBody {
                 title: "Trip to Lisbon".into(),
                 current_work: "Comparing hotels".into(),
                 completed: vec!["Flights booked".into()],
@@ -239,7 +239,7 @@ mod tests {
                 critical_info: vec!["Allergic to peanuts".into()],
                 blockers: vec!["Waiting for the hotel's answer".into()],
                 metadata: Metadata { model: Some("gpt-4o-mini".into()), tokens: Some(5200), touched: vec!["itinerary.pdf".into()] },
-                ..Body::default()
+                ..CheckpointBody::default()
             },
             created_at: "2026-11-22T10:00:00Z".into(),
             updated_at: "2026-11-22T10:00:00Z".into(),
@@ -313,7 +313,7 @@ mod tests {
             conversation_id: 1,
             status: Completed,
             trigger: "auto".into(),
-            body: Body { title: title.into(), pending: vec!["Next".into()], ..Body::default() },
+            body: CheckpointBody { title: title.into(), pending: vec!["Next".into()], ..CheckpointBody::default() },
             created_at: "2026-11-20T10:00:00Z".into(),
             updated_at: "2026-11-20T10:00:00Z".into(),
         };

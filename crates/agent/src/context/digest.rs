@@ -8,9 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::checkpoint::Body;
+use super::checkpoint::CheckpointBody;
 use sidecar_domain::text::{shorten, truncate_middle};
-use sidecar_llm::{ChatMessage, Role};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Role;
 use sidecar_memory::potential_facts;
 
 /// The running summary is kept under this many tokens (less in small windows).
@@ -37,7 +38,7 @@ pub(crate) struct DigestFact {
 #[serde(default)]
 pub(crate) struct Digest {
     pub summary: String,
-    pub checkpoint: Body,
+    pub checkpoint: CheckpointBody,
     pub facts: Vec<DigestFact>,
 }
 
@@ -139,11 +140,11 @@ pub(crate) fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: us
     let critical_info: Vec<String> = user_texts.iter().flat_map(|t| potential_facts(t)).collect();
     Digest {
         summary: keep_recent_lines(&summary, budget, count),
-        checkpoint: Body {
+        checkpoint: CheckpointBody {
             title: user_texts.first().map(|t| cut(t, 60)).unwrap_or_else(|| "Conversation".into()),
             current_work: user_texts.last().map(|t| cut(t, 300)).unwrap_or_default(),
             critical_info,
-            ..Body::default()
+            ..CheckpointBody::default()
         },
         facts: Vec::new(),
     }

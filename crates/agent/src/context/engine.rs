@@ -11,9 +11,11 @@ use crate::context::rows::Summary;
 use crate::driver::{ShapeMeasures, Shaper};
 use crate::events::ChatEvent;
 use sidecar_domain::emitter::Emitter;
-use sidecar_llm::model::{Chain, Room};
 use sidecar_llm::tokens::count_cached as count;
-use sidecar_llm::{ChatMessage, ToolSpec};
+use sidecar_llm::Chain;
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Room;
+use sidecar_llm::ToolSpec;
 use sidecar_settings::ContextSettings;
 use sidecar_settings::Settings;
 use sidecar_store::Message;
@@ -145,7 +147,7 @@ impl Shaper for TurnShaper<'_> {
         if report.overflows() {
             let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
             tracing::warn!(conversation_id = self.conversation_id, system, window = self.window, "the system prompt does not fit the window");
-            return Err(sidecar_llm::outcomes::window_too_small(system, self.limits.budget, self.window, self.lang));
+            return Err(sidecar_llm::window_too_small(system, self.limits.budget, self.window, self.lang));
         }
         Ok(messages)
     }

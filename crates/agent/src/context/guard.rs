@@ -20,7 +20,8 @@ use serde::Serialize;
 
 use super::compact::Compactions;
 use sidecar_domain::text::truncate_middle;
-use sidecar_llm::{ChatMessage, Role};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Role;
 use sidecar_settings::ContextSettings;
 
 /// Marks a tool result the guard replaced, so it is not replaced twice.

@@ -17,4 +17,3 @@ pub(crate) mod plan_item;
 pub(crate) mod resume;
 pub mod rows;
 pub mod service;
-pub use sidecar_llm::window;

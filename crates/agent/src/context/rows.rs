@@ -3,7 +3,7 @@
 
 use sqlx::types::Json;
 
-use crate::context::checkpoint::{Body, Checkpoint, Status};
+use crate::context::checkpoint::{Checkpoint, CheckpointBody, CheckpointStatus};
 use crate::context::plan_item::PlanItem;
 use sidecar_store::columns_sql;
 use sidecar_store::Message;
@@ -23,9 +23,9 @@ pub struct Summary {
 struct CheckpointRow {
     id: i64,
     conversation_id: i64,
-    status: Status,
+    status: CheckpointStatus,
     trigger: String,
-    body: Json<Body>,
+    body: Json<CheckpointBody>,
     created_at: String,
     updated_at: String,
 }
@@ -92,7 +92,7 @@ impl ContextRows<'_> {
         Ok(n)
     }
 
-    pub async fn add_checkpoint(&self, conversation_id: i64, trigger: &str, body: &Body) -> Result<Checkpoint, StoreError> {
+    pub async fn add_checkpoint(&self, conversation_id: i64, trigger: &str, body: &CheckpointBody) -> Result<Checkpoint, StoreError> {
         let ts = self.store.now();
         let row: CheckpointRow = sqlx::query_as(columns_sql!(
             "INSERT INTO checkpoints (conversation_id, status, trigger, body, created_at, updated_at)
@@ -124,7 +124,7 @@ impl ContextRows<'_> {
     }
 
     /// Replaces a checkpoint's body (the user edited its observations).
-    pub(crate) async fn set_checkpoint_body(&self, id: i64, body: &Body) -> Result<(), StoreError> {
+    pub(crate) async fn set_checkpoint_body(&self, id: i64, body: &CheckpointBody) -> Result<(), StoreError> {
         sqlx::query("UPDATE checkpoints SET body = ?, updated_at = ? WHERE id = ?")
             .bind(Json(body))
             .bind(self.store.now())
@@ -163,7 +163,7 @@ impl ContextRows<'_> {
         Ok(n)
     }
 
-    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<(), StoreError> {
+    pub async fn set_checkpoint_status(&self, id: i64, status: CheckpointStatus) -> Result<(), StoreError> {
         sqlx::query("UPDATE checkpoints SET status = ?, updated_at = ? WHERE id = ?")
             .bind(status.as_str())
             .bind(self.store.now())

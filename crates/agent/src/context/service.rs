@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::checkpoint::{Body, Checkpoint, Metadata, Status, OFFER_DAYS};
+use super::checkpoint::{Checkpoint, CheckpointBody, CheckpointStatus, Metadata, OFFER_DAYS};
 use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
 use super::engine::{eviction_point, limits_for, limits_with_tools, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
 use super::guard::{self, Limits};
@@ -24,9 +24,11 @@ use crate::events::ChatEvent;
 use crate::prompt;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
-use sidecar_llm::model::{Chain, Models};
 use sidecar_llm::tokens::count_cached as count;
-use sidecar_llm::{ChatMessage, ChatRequest};
+use sidecar_llm::Chain;
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ChatRequest;
+use sidecar_llm::Models;
 use sidecar_memory::Category;
 use sidecar_memory::KnowledgeStore;
 use sidecar_settings::Purpose;
@@ -378,7 +380,14 @@ impl ContextService {
     /// Stores a checkpoint with what Sidecar knows itself: the plan's steps (done and
     /// left), the model, the context's size, the files and reminders the covered turns
     /// touched; and says it was saved.
-    async fn save_checkpoint(&self, conversation_id: i64, trigger: &str, mut body: Body, chain: &Chain, covered: &[Message]) -> Result<Checkpoint, TurnError> {
+    async fn save_checkpoint(
+        &self,
+        conversation_id: i64,
+        trigger: &str,
+        mut body: CheckpointBody,
+        chain: &Chain,
+        covered: &[Message],
+    ) -> Result<Checkpoint, TurnError> {
         // The plan's steps are the most exact record of what is done and what is left.
         for item in self.store.context().plan(conversation_id).await? {
             let line = match item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
@@ -406,7 +415,7 @@ impl ContextService {
     }
 
     /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
-    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, TurnError> {
+    pub async fn set_checkpoint_status(&self, id: i64, status: CheckpointStatus) -> Result<Checkpoint, TurnError> {
         let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
         if !checkpoint.status.can_become(status) {
             return Err(TurnError::CheckpointStatus { id, from: checkpoint.status.as_str(), to: status.as_str() });
@@ -417,7 +426,7 @@ impl ContextService {
 
     /// Closes the current conversation's newest open checkpoint (or the open one it
     /// continues).
-    pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, TurnError> {
+    pub(crate) async fn close_current_checkpoint(&self, status: CheckpointStatus) -> Result<Option<Checkpoint>, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         match self.store.context().open_checkpoint_of(conversation_id).await? {
             Some(checkpoint) => Ok(Some(self.set_checkpoint_status(checkpoint.id, status).await?)),
@@ -448,7 +457,7 @@ impl ContextService {
     /// state goes into every prompt of this conversation.
     pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
-        let checkpoint = self.set_checkpoint_status(id, Status::Resumed).await?;
+        let checkpoint = self.set_checkpoint_status(id, CheckpointStatus::Resumed).await?;
         self.store.context().set_continuation(conversation_id, Some(id), false).await?;
         Ok(checkpoint)
     }
@@ -470,17 +479,17 @@ impl ContextService {
             ResumeRequest::Id(id) => self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?,
         };
         // Work still in progress elsewhere is paused as it moves here.
-        if found.status == Status::InProgress {
-            self.set_checkpoint_status(found.id, Status::Paused).await?;
+        if found.status == CheckpointStatus::InProgress {
+            self.set_checkpoint_status(found.id, CheckpointStatus::Paused).await?;
         }
         Ok(Resumed::Here(self.continue_from(found.id).await?))
     }
 
     /// Replaces what checkpoint `id` records (its observations), as the user edited them;
     /// the metadata Sidecar wrote stays.
-    pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, TurnError> {
+    pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::CheckpointBody) -> Result<Checkpoint, TurnError> {
         let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
-        let body = crate::context::checkpoint::Body { metadata: checkpoint.body.metadata.clone(), ..body };
+        let body = crate::context::checkpoint::CheckpointBody { metadata: checkpoint.body.metadata.clone(), ..body };
         self.store.context().set_checkpoint_body(id, &body).await?;
         Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
     }

@@ -20,9 +20,11 @@ use sidecar_domain::channel::Channel;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
-use sidecar_llm::model::Models;
-use sidecar_llm::{ChatMessage, Usage};
-use sidecar_proactive::service::{BrainLock, ProactiveService};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Models;
+use sidecar_llm::Usage;
+use sidecar_proactive::BrainLock;
+use sidecar_proactive::ProactiveService;
 use sidecar_reminders::ReminderService;
 use sidecar_store::Message;
 use sidecar_store::MessageMeta;
@@ -553,7 +555,7 @@ impl ConversationService {
                 Ok(note.expect("checked").answer)
             }
             TurnEnd::Failed { message, .. } => Err(driven.failure.map(TurnError::Route).unwrap_or(TurnError::Failed(message))),
-            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(sidecar_llm::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
+            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(sidecar_llm::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
             _ => {
                 self.with.events.publish(ChatEvent::TurnFinished {
                     conversation_id,

@@ -19,7 +19,8 @@ use crate::turn::TurnEnd;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_llm::tokens::count_cached as count;
-use sidecar_llm::{ChatMessage, Usage};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::Usage;
 use sidecar_store::MessageMeta;
 use sidecar_store::NewMessage;
 
@@ -62,7 +63,7 @@ impl Shaper for TaskShaper<'_> {
         let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
         if report.overflows() {
             let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
-            return Err(sidecar_llm::outcomes::window_too_small(system, self.limits.budget, self.window, self.lang));
+            return Err(sidecar_llm::window_too_small(system, self.limits.budget, self.window, self.lang));
         }
         Ok(messages)
     }
@@ -137,7 +138,7 @@ impl ConversationService {
         .await?;
         match driven.end {
             TurnEnd::Failed { message, .. } => Err(driven.failure.map(TurnError::Route).unwrap_or(TurnError::Failed(message))),
-            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(sidecar_llm::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
+            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(sidecar_llm::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
             _ => Ok(TaskReply { message_id: driven.message_id, text: driven.text, usage: driven.meta.usage }),
         }
     }

@@ -1,14 +1,14 @@
 //! What the control commands answer (`/checkpoint`, `/quiet`, `/reminders`, `/status`,
 //! `/stop`, `/clear`, `/proactive …`, "be quiet").
 
-use crate::context::checkpoint::Status;
+use crate::context::checkpoint::CheckpointStatus;
 use sidecar_domain::locale::Lang;
 
 /// The facts `/status` reports, already formatted where they are times.
 pub(crate) struct StatusFacts<'a> {
     /// Which model answers and whether it is well.
-    pub model: &'a sidecar_llm::status::ModelStatus,
-    pub level: sidecar_proactive::config::Level,
+    pub model: &'a sidecar_llm::ModelStatus,
+    pub level: sidecar_proactive::Level,
     /// "13:00" while quiet.
     pub quiet_until: Option<String>,
     pub quiet_hours: (String, String),
@@ -19,7 +19,7 @@ pub(crate) struct StatusFacts<'a> {
     pub paused_until: Option<String>,
     pub pending_reminders: usize,
     /// Where Sidecar's own messages go, and whether each is reachable now.
-    pub outlets: Vec<(sidecar_proactive::config::SinkId, bool)>,
+    pub outlets: Vec<(sidecar_proactive::SinkId, bool)>,
 }
 
 /// The replies, in one language.
@@ -39,9 +39,9 @@ impl CommandWords {
         }
     }
 
-    pub(crate) fn checkpoint_closed(self, id: i64, status: Status) -> String {
+    pub(crate) fn checkpoint_closed(self, id: i64, status: CheckpointStatus) -> String {
         if self.es() {
-            let done = if status == Status::Completed { "completado" } else { "abandonado" };
+            let done = if status == CheckpointStatus::Completed { "completado" } else { "abandonado" };
             format!("Punto de control #{id} marcado como {done}.")
         } else {
             format!("Checkpoint #{id} marked {}.", status.as_str())
@@ -119,7 +119,7 @@ impl CommandWords {
     }
 
     /// The level moved (or could not move further) after "not so much" / "more often".
-    pub(crate) fn level_changed(self, before: sidecar_proactive::config::Level, after: sidecar_proactive::config::Level) -> String {
+    pub(crate) fn level_changed(self, before: sidecar_proactive::Level, after: sidecar_proactive::Level) -> String {
         let max = after.max_per_day();
         match (self.es(), before == after, max) {
             (true, true, 0) => "Ya estoy en el mínimo: no te escribo primero, solo llegan los recordatorios.".into(),
@@ -207,8 +207,9 @@ impl CommandWords {
     }
 
     pub(crate) fn status(self, f: &StatusFacts<'_>) -> String {
-        use sidecar_llm::status::ModelStatus;
-        use sidecar_proactive::config::{Level, SinkId};
+        use sidecar_llm::ModelStatus;
+        use sidecar_proactive::Level;
+        use sidecar_proactive::SinkId;
         let es = self.es();
         let model = match (f.model, es) {
             (ModelStatus::Ready { demo: true, model, .. }, false) => format!("the built-in demo model ({model}), answering; it cannot use tools"),

@@ -38,9 +38,9 @@ fn backoff() -> Backoff {
 /// What a failed request means for the caller.
 fn describe(error: &RequestError, redactor: &Redactor) -> String {
     match error {
-        RequestError::Network(e) if e.is_connect() => match sidecar_llm::offline::ConnectFailure::read("https://api.telegram.org", e) {
-            sidecar_llm::offline::ConnectFailure::Offline(said) => said,
-            sidecar_llm::offline::ConnectFailure::Other(_) => "cannot reach the Telegram server".into(),
+        RequestError::Network(e) if e.is_connect() => match sidecar_llm::ConnectFailure::read("https://api.telegram.org", e) {
+            sidecar_llm::ConnectFailure::Offline(said) => said,
+            sidecar_llm::ConnectFailure::Other(_) => "cannot reach the Telegram server".into(),
         },
         RequestError::Network(e) if e.is_timeout() => "the Telegram server did not answer in time".into(),
         other => redactor.scrub(&other.to_string()).into_owned(),

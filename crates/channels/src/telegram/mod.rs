@@ -31,10 +31,10 @@ use super::source::{answer_text, IncomingMessage, MessageSource};
 use futures_util::future::BoxFuture;
 use gate::PairingCode;
 use paired::PairedChats;
-use sidecar_agent::conversation::TurnOutcome;
-use sidecar_agent::error::TurnError;
+use sidecar_agent::TurnError;
+use sidecar_agent::TurnOutcome;
 use sidecar_outbox::{Outgoing, Sink};
-use sidecar_proactive::config::SinkId;
+use sidecar_proactive::SinkId;
 use sidecar_settings::TelegramSettings;
 
 /// The keychain entry holding a bot token saved from Settings.

@@ -5,7 +5,7 @@
 
 use teloxide_core::types::ReactionType;
 
-use sidecar_proactive::learning::Signal;
+use sidecar_proactive::Signal;
 
 /// Reactions from Telegram's fixed set that say "more of this".
 const WELCOME: &[&str] =

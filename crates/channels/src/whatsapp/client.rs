@@ -50,8 +50,8 @@ impl WebClient {
         // says "offline" at once instead of "Connecting…" for a minute.
         let lookup = tokio::time::timeout(std::time::Duration::from_secs(5), tokio::net::lookup_host(WHATSAPP_HOST)).await;
         match lookup {
-            Ok(Err(error)) => return Err(sidecar_llm::offline::offline_words(WHATSAPP_HOST, &error.to_string())),
-            Err(_) => return Err(sidecar_llm::offline::offline_words(WHATSAPP_HOST, "no answer to the name lookup within 5 s")),
+            Ok(Err(error)) => return Err(sidecar_llm::offline_words(WHATSAPP_HOST, &error.to_string())),
+            Err(_) => return Err(sidecar_llm::offline_words(WHATSAPP_HOST, "no answer to the name lookup within 5 s")),
             Ok(Ok(_)) => {}
         }
         let audio = self.audio.clone();

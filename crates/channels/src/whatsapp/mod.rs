@@ -34,10 +34,10 @@ use super::voice_note;
 use futures_util::future::BoxFuture;
 use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
-use sidecar_agent::conversation::TurnOutcome;
-use sidecar_agent::error::TurnError;
+use sidecar_agent::TurnError;
+use sidecar_agent::TurnOutcome;
 use sidecar_outbox::{Outgoing, Sink};
-use sidecar_proactive::config::SinkId;
+use sidecar_proactive::SinkId;
 use sidecar_settings::WhatsappSettings;
 
 /// How often the connection is asked whether it is alive (W1).

@@ -15,5 +15,5 @@ pub mod machine;
 pub mod tuning;
 
 pub use choice::LocalChoice;
-pub use download_state::{DownloadPhase, DownloadState};
+pub use download_state::DownloadState;
 pub use hub::{HubView, ModelHub, Switched};

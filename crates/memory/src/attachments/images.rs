@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::{AttachError, Attachment, AttachmentKind};
-use sidecar_llm::{ChatMessage, ImagePart, Role};
+use sidecar_llm::ChatMessage;
+use sidecar_llm::ImagePart;
+use sidecar_llm::Role;
 
 /// Largest image sent: Anthropic's limit per image (OpenAI's is larger).
 pub(crate) const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;

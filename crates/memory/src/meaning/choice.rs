@@ -80,7 +80,7 @@ impl EmbedderChoice {
             EmbeddingsBackend::Off => Self::Off,
             EmbeddingsBackend::Local => Self::Local(light()),
             EmbeddingsBackend::Gemma => Self::Gemma(GemmaFiles::locate(runtime)),
-            EmbeddingsBackend::Auto => match (wanted(sidecar_llm::local_models::machine::total_memory()), GemmaFiles::locate(runtime)) {
+            EmbeddingsBackend::Auto => match (wanted(sidecar_llm::total_memory()), GemmaFiles::locate(runtime)) {
                 (EmbeddingsBackend::Gemma, Ok(gemma)) => Self::GemmaOrLight { gemma, light: light() },
                 _ => Self::Local(light()),
             },

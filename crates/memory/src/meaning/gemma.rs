@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sidecar_domain::runtime_files;
-use sidecar_llm::local_server::{LocalServer, LocalServerError};
+use sidecar_llm::LocalServer;
+use sidecar_llm::LocalServerError;
 
 use super::remote::RemoteEmbedder;
 use super::{EmbedError, EmbedFuture, Embedder, TextKind};

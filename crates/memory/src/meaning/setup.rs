@@ -151,7 +151,7 @@ impl MeaningSetup {
     pub async fn view(&self) -> MeaningView {
         let embeddings = self.embeddings();
         let runtime = self.owner.current().local_model.runtime.clone();
-        let memory = sidecar_llm::local_models::machine::total_memory();
+        let memory = sidecar_llm::total_memory();
         let built_in = built_in(runtime.as_deref(), memory);
         let status = self.index.status().await;
         let (automatic, automatic_stands_in) =

@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use crate::connections::hosting::Hosting;
-use sidecar_agent::conversation::TurnOutcome;
-use sidecar_agent::events::ChatEvent;
+use sidecar_agent::ChatEvent;
+use sidecar_agent::TurnOutcome;
 use sidecar_domain::channel::Channel;
 use sidecar_domain::emitter::Subscriber;
 
