@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use chrono::TimeZone;
 use sidecar_calendar::sync_feed;
 use sidecar_calendar::CalendarStore;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 const EVENTS: usize = 5_000;
 const CHANGED: usize = 10;

@@ -16,7 +16,7 @@ use chrono::{Duration, TimeZone, Utc};
 use sidecar_calendar::sync;
 use sidecar_calendar::CalendarStore;
 use sidecar_calendar::Dav;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use support::radicale::{event, Radicale, PASSWORD, USER};
 
 const EVENTS: usize = 5_000;
@@ -77,8 +77,8 @@ async fn main() {
 
     let service = sidecar_calendar::CalendarService::new(
         store.clone(),
-        std::sync::Arc::new(sidecar_domain::secrets::Secrets::new(false)),
-        sidecar_domain::clock::fixed_clock(Utc::now()),
+        std::sync::Arc::new(sidecar_domain::Secrets::new(false)),
+        sidecar_domain::fixed_clock(Utc::now()),
         reqwest::Client::new(),
     );
     let week = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();

@@ -8,7 +8,7 @@ use chrono_tz::Tz;
 use sidecar_dates::extract;
 use sidecar_dates::parse;
 use sidecar_dates::Options;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 fn main() {
     let table = include_str!("../tests/data/dates.tsv");

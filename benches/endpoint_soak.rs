@@ -107,7 +107,7 @@ async fn main() {
     set_open_files(65_536);
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
-    let _guard = sidecar_domain::logging::init("warn", Some(&logs), &Default::default());
+    let _guard = sidecar_domain::init_logging("warn", Some(&logs), &Default::default());
     let settings = toml::from_str("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 100000\n").unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
     core.remember("I play the cello on Thursdays", sidecar_memory::Category::General).await.unwrap();

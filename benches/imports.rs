@@ -63,7 +63,7 @@ fn calendar() -> String {
 
 async fn open(dir: &std::path::Path) -> std::sync::Arc<sidecar::Companion> {
     let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), Default::default());
-    options.clock = sidecar_domain::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
     sidecar::Companion::open(options).await.unwrap()
 }
 
@@ -99,7 +99,7 @@ async fn main() {
         chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
         chrono_tz::UTC,
         chrono::NaiveTime::MIN,
-        sidecar_domain::locale::Lang::En,
+        sidecar_domain::Lang::En,
     )
     .unwrap();
     let reading = start.elapsed().as_secs_f64();

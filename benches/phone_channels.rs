@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_channels::Link;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Secrets;
 use support::bot_api::FakeBotApi;
 
 const CHAT: i64 = 5_550_001;

@@ -120,12 +120,8 @@ async fn firing_delay() {
             .unwrap();
     }
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(
-        Arc::new(StoreReminders::new(store.clone())),
-        watch.clone(),
-        sidecar_domain::clock::system_clock(),
-        Arc::new(tokio::sync::Notify::new()),
-    );
+    let scheduler =
+        Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar_domain::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     let delays = sorted_delays(&watch, FIRED, cancel, task).await;
@@ -158,7 +154,7 @@ async fn idle_cost() {
     let scheduler = Scheduler::new(
         Arc::new(Counting(StoreReminders::new(store.clone()), looks.clone())),
         watch,
-        sidecar_domain::clock::system_clock(),
+        sidecar_domain::system_clock(),
         Arc::new(tokio::sync::Notify::new()),
     );
     let query = Instant::now();
@@ -185,7 +181,7 @@ async fn idle_cost() {
 }
 
 fn decision_tokens() {
-    use sidecar_domain::locale::Lang;
+    use sidecar_domain::Lang;
     use sidecar_proactive::ProactiveConfig;
     use sidecar_proactive::ProactiveState;
     use sidecar_proactive::{decision_prompt, spontaneous_context, Inputs};
@@ -236,7 +232,7 @@ async fn ics_import() {
     const EVENTS: usize = 10_000;
     let dir = tempfile::tempdir().unwrap();
     let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default());
-    options.clock = sidecar_domain::clock::fixed_clock(chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 11, 18, 9, 0, 0).unwrap());
     let core = sidecar::Companion::open(options).await.unwrap();
     let mut text = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n");
     for i in 0..EVENTS {
@@ -266,12 +262,8 @@ async fn cross_process_delay() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(
-        Arc::new(StoreReminders::new(store.clone())),
-        watch.clone(),
-        sidecar_domain::clock::system_clock(),
-        Arc::new(tokio::sync::Notify::new()),
-    );
+    let scheduler =
+        Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar_domain::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     for i in 0..CROSS_PROCESS {

@@ -51,8 +51,7 @@ async fn main() {
     let minutes = Arc::new(AtomicI64::new(0));
     let start = Utc.with_ymd_and_hms(2026, 11, 24, 17, 0, 0).unwrap();
     let ticks = minutes.clone();
-    let clock =
-        sidecar_domain::clock::Clock::new(Arc::new(move || start + chrono::Duration::minutes(ticks.load(Ordering::Relaxed))), chrono_tz::Europe::Madrid);
+    let clock = sidecar_domain::Clock::new(Arc::new(move || start + chrono::Duration::minutes(ticks.load(Ordering::Relaxed))), chrono_tz::Europe::Madrid);
     let mut options = CompanionOptions::new(dir.path().join("data"), settings);
     options.clock = clock;
     let core = Companion::open(options).await.unwrap();

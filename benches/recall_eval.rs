@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use serde::Deserialize;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_llm::Role;
 use sidecar_memory::RecallMode;
 use sidecar_store::ImportedTurn;

@@ -123,7 +123,7 @@ async fn main() {
             .await
             .unwrap();
     }
-    let tasks = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
+    let tasks = Tasks::new(store.clone(), sidecar_domain::Emitter::new(|_| {}));
     let started = Instant::now();
     let look = tasks.look(now).await.unwrap();
     println!(

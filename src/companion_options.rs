@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use sidecar_domain::clock::Clock;
-use sidecar_domain::redact::Redactor;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Clock;
+use sidecar_domain::Redactor;
+use sidecar_domain::Secrets;
 use sidecar_settings::Settings;
 use sidecar_settings::SettingsError;
 
@@ -34,7 +34,7 @@ impl CompanionOptions {
         Self {
             data_dir,
             settings,
-            clock: sidecar_domain::clock::system_clock(),
+            clock: sidecar_domain::system_clock(),
             config_path: None,
             secrets: Arc::new(Secrets::new(false)),
             channel: sidecar_proactive::Channel::Desktop,
@@ -45,11 +45,11 @@ impl CompanionOptions {
     /// Keys go to the OS keychain, and each key used is given to `redactor` (the one
     /// the face's log writer scrubs with).
     pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>, redactor: Redactor) -> Result<Self, SettingsError> {
-        let config_path = sidecar_domain::paths::config_file(config);
+        let config_path = sidecar_domain::config_file(config);
         Ok(Self {
             config_path: Some(config_path.clone()),
             secrets: Arc::new(Secrets::from_env(redactor)),
-            ..Self::new(sidecar_domain::paths::data_dir(data_dir), Settings::load(&config_path)?)
+            ..Self::new(sidecar_domain::data_dir(data_dir), Settings::load(&config_path)?)
         })
     }
 }

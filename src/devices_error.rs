@@ -10,16 +10,16 @@ pub enum DevicesError {
     #[error(transparent)]
     Settings(#[from] SettingsFileError),
     /// Said as the link's own words say it (what to do, not the protocol's terms).
-    #[error("{}", sidecar_link::words::error(.0, sidecar_domain::locale::Lang::En))]
+    #[error("{}", sidecar_link::words::error(.0, sidecar_domain::Lang::En))]
     Link(#[from] sidecar_link::LinkError),
 }
 
-impl sidecar_domain::said::Worded for DevicesError {
+impl sidecar_domain::Worded for DevicesError {
     fn spanish(&self) -> String {
         match self {
             DevicesError::Address(a) => format!("«{a}» no es una dirección IP (por ejemplo 192.168.1.20, o 100.101.102.103:47200 con un puerto)"),
             DevicesError::Settings(e) => e.spanish(),
-            DevicesError::Link(e) => sidecar_link::words::error(e, sidecar_domain::locale::Lang::Es),
+            DevicesError::Link(e) => sidecar_link::words::error(e, sidecar_domain::Lang::Es),
         }
     }
 }

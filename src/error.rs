@@ -9,7 +9,9 @@ use sidecar_data::DataError;
 use sidecar_data::OpenError;
 use sidecar_dates::DateError;
 use sidecar_desktop_features::UpdatesError;
-use sidecar_domain::said::{CannotWrite, Refused, Worded};
+use sidecar_domain::CannotWrite;
+use sidecar_domain::Refused;
+use sidecar_domain::Worded;
 use sidecar_llm::BudgetError;
 use sidecar_llm::HubError;
 use sidecar_llm::LibraryError;
@@ -29,7 +31,7 @@ use sidecar_store::StoreError;
 use sidecar_tools::SearchFailure;
 use sidecar_tools::SearchSetupError;
 
-pub use sidecar_domain::said::said_once;
+pub use sidecar_domain::said_once;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CompanionError {

@@ -5,7 +5,8 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 pub use sidecar_agent::Notice;
-use sidecar_domain::emitter::{Emitter, Subscriber};
+use sidecar_domain::Emitter;
+use sidecar_domain::Subscriber;
 pub use sidecar_llm::ModelStatus;
 
 /// Something the core did that a subscriber may want to show.
@@ -154,7 +155,7 @@ mod tests {
         let finished = ChatEvent::TurnFinished {
             conversation_id: 4,
             message_id: 9,
-            channel: sidecar_channels::Channel::Desktop,
+            channel: sidecar_domain::Channel::Desktop,
             status: "complete".into(),
             finish_reason: None,
             usage: None,

@@ -1,7 +1,7 @@
 //! Sidecar's assembly: the `Companion` that opens every crate of the workspace, wires
 //! them together and owns the loops. No GUI dependency: the desktop shell and the CLI
 //! are thin adapters over this crate and the crates' own faces, and everything here is
-//! testable headless. A path names its crate: `sidecar_memory::knowledge`, never an
+//! testable headless. A path names its crate: `sidecar_memory::KnowledgeStore`, never an
 //! alias of it here (docs/architecture.md has the code map).
 
 pub mod commands;

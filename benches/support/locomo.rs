@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_llm::Role;
 use sidecar_store::ImportedTurn;
 

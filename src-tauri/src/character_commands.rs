@@ -2,9 +2,9 @@
 //! few lines calling the core or the character's window.
 
 use serde::Serialize;
-use sidecar_channels::Channel;
 use sidecar_desktop_features::Grown;
 use sidecar_desktop_features::Spot;
+use sidecar_domain::Channel;
 use sidecar_proactive::QuietNow;
 use sidecar_settings::HotkeyRole;
 use sidecar_settings::PreferencesView;

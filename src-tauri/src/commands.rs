@@ -35,7 +35,7 @@ pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -
 #[tauri::command]
 pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandError> {
     use tauri_plugin_opener::OpenerExt;
-    let dir = sidecar_domain::logging::log_dir(core.data_dir());
+    let dir = sidecar_domain::log_dir(core.data_dir());
     app.opener().open_path(dir.to_string_lossy(), None::<&str>).map_err(|e| CommandError {
         message: format!("cannot open {}: {e}", dir.display()),
         retryable: false,

@@ -31,11 +31,11 @@ pub const CORE_EVENT: &str = "sidecar://event";
 
 pub fn run() {
     let args = LaunchArgs::from_env();
-    let log_dir = sidecar_domain::logging::log_dir(&sidecar_domain::paths::data_dir(args.data_dir.as_deref()));
+    let log_dir = sidecar_domain::log_dir(&sidecar_domain::data_dir(args.data_dir.as_deref()));
     // One redactor for the process: the log writer scrubs with it, and `Secrets` gives
     // it every key it reads.
-    let redactor = sidecar_domain::redact::Redactor::default();
-    let _log = sidecar_domain::logging::init("info,tao=warn,wry=warn", Some(&log_dir), &redactor);
+    let redactor = sidecar_domain::Redactor::default();
+    let _log = sidecar_domain::init_logging("info,tao=warn,wry=warn", Some(&log_dir), &redactor);
 
     let app = tauri::Builder::default()
         // Must come first: a second launch hands over to the running instance.

@@ -66,7 +66,7 @@ impl CommandError {
     /// A core error said in `lang`, with whether Retry makes sense.
     pub fn said(error: impl Into<CompanionError>, lang: Lang) -> Self {
         let error = error.into();
-        Self { cancelled: error.is_cancelled_queue(), retryable: error.is_retryable(), message: sidecar_domain::said::said_whole(&error, lang) }
+        Self { cancelled: error.is_cancelled_queue(), retryable: error.is_retryable(), message: sidecar_domain::said_whole(&error, lang) }
     }
 
     /// Arguments the command cannot read (a window of another version).

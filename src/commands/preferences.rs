@@ -51,6 +51,6 @@ commands! {
 
     /// The IANA zone names the core knows, for the time zone picker.
     async fn time_zones(_core) -> Result<Vec<&'static str>, CommandError> {
-        Ok(sidecar_domain::clock::zone_names())
+        Ok(sidecar_domain::zone_names())
     }
 }

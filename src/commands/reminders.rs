@@ -32,7 +32,7 @@ commands! {
     /// Writes the pending reminders to `sidecar-reminders.ics` in the Downloads folder (the
     /// data folder when there is none); returns the file's path.
     async fn export_reminders_ics(core) -> Result<String, CommandError> {
-        let dir = sidecar_domain::paths::export_dir(core.data_dir());
+        let dir = sidecar_domain::export_dir(core.data_dir());
         Ok(core.reminders().export_ics_to(&dir).await.said(&core)?.display().to_string())
     }
 

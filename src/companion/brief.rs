@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use super::Companion;
 use crate::events::CoreEvent;
 use sidecar_agent::CheckpointStatus;
-use sidecar_domain::said::said_whole;
+use sidecar_domain::said_whole;
 use sidecar_store::MessageStatus;
 use sidecar_tasks::BriefParts;
 use sidecar_tasks::Task;

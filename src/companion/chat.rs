@@ -41,7 +41,7 @@ impl Companion {
         // Reading a PDF is work for a blocking thread, not for the runtime's.
         let opened = tokio::task::spawn_blocking(move || sidecar_memory::open(&path, sees_images, &data_dir, budget))
             .await
-            .map_err(|e| sidecar_domain::said::Refused(e.to_string()))?;
+            .map_err(|e| sidecar_domain::Refused(e.to_string()))?;
         Ok(opened?)
     }
 

@@ -23,7 +23,7 @@ use super::devices::TURNS;
 use super::devices_sink::DEVICE_NOTIFICATION;
 use super::Companion;
 use crate::devices_error::DevicesError;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Secrets;
 use sidecar_link::{pair, words, CallFailure, Home, LinkClient, LinkState};
 use sidecar_proactive::NotificationAction;
 

@@ -16,11 +16,11 @@ pub use sidecar_agent::TurnOutcome;
 use sidecar_channels::serve;
 use sidecar_channels::CallSource;
 use sidecar_channels::Caller;
-use sidecar_channels::Channel;
 use sidecar_channels::ChannelService;
 use sidecar_channels::PhoneParts;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Channel;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 use sidecar_llm::Models;
 use sidecar_llm::ProviderAdmin;
 use sidecar_memory::KnowledgeStore;
@@ -126,7 +126,7 @@ impl Companion {
     /// Wires the services together. Nothing here decides anything.
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
         let settings_warnings = options.settings.warnings.clone();
-        let (zone, zone_warning) = sidecar_domain::clock::resolve_zone(options.settings.user.timezone.as_deref());
+        let (zone, zone_warning) = sidecar_domain::resolve_zone(options.settings.user.timezone.as_deref());
         if let Some(warning) = &zone_warning {
             tracing::warn!("{warning}");
         }
@@ -151,13 +151,13 @@ impl Companion {
             events.subscriber(stored_or_learned),
             tool_http(),
             sidecar_memory::EmbedderChoice::from_settings(&options.settings, &options.secrets),
-            sidecar_domain::logging::log_dir(&options.data_dir),
+            sidecar_domain::log_dir(&options.data_dir),
         ));
         knowledge.compare_by_meaning(Arc::new(sidecar_memory::ByMeaning::new(&meaning)));
         let meaning_setup = Arc::new(sidecar_memory::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
         let noticing = Arc::new(sidecar_memory::Noticing::new(owner.clone()));
         let budget = sidecar_llm::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
-        let log_dir = sidecar_domain::logging::log_dir(&options.data_dir);
+        let log_dir = sidecar_domain::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(owner.clone(), options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
         knowledge.judge_with(Arc::new(sidecar_memory::ModelJudge(models.clone())));
         let router = MessageRouter::default();
@@ -486,7 +486,7 @@ impl Companion {
     }
 
     pub fn finish_welcome(&self) -> Result<(), CompanionError> {
-        sidecar_settings::finish_welcome(&self.data_dir).map_err(|e| sidecar_domain::said::CannotWrite::new(&self.data_dir, e).into())
+        sidecar_settings::finish_welcome(&self.data_dir).map_err(|e| sidecar_domain::CannotWrite::new(&self.data_dir, e).into())
     }
 
     pub fn clock(&self) -> &Clock {
@@ -507,7 +507,7 @@ impl Companion {
     }
 
     /// The turns' events alone, for a face below the assembly that streams a reply.
-    pub(crate) fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<sidecar_agent::ChatEvent> {
+    pub(crate) fn chat_events(&self) -> sidecar_domain::Subscriber<sidecar_agent::ChatEvent> {
         self.events.subscriber(|event| match event {
             CoreEvent::Chat(chat) => Some(chat.clone()),
             _ => None,

@@ -1,6 +1,6 @@
 //! The tools every companion has: the time, web search, reading a page, the weather.
 
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_settings::Settings;
 use sidecar_tools::ToolRegistry;
 

@@ -13,7 +13,7 @@ use tracing::Instrument;
 
 use super::Companion;
 use crate::events::CoreEvent;
-use sidecar_domain::said::said_whole;
+use sidecar_domain::said_whole;
 use sidecar_llm::ChatMessage;
 use sidecar_outbox::{Kind, Outgoing};
 use sidecar_store::MessageMeta;

@@ -9,7 +9,7 @@ use super::aloud::{Aloud, ReplyStep};
 use super::Companion;
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_proactive::ProactiveEvent;
 use sidecar_reminders::ReminderEvent;
 use sidecar_settings::SpeakReplies;

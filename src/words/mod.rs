@@ -4,4 +4,4 @@
 
 pub mod tray;
 
-pub use sidecar_domain::locale::Lang;
+pub use sidecar_domain::Lang;

@@ -29,7 +29,7 @@ fn settings(providers: &[(&str, &str, &str)], extra: &str) -> Settings {
 
 async fn open(dir: &std::path::Path, settings: Settings) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
     Companion::open(options).await.unwrap()
 }
 

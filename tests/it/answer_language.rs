@@ -1,7 +1,7 @@
 //! One rule for the language of Sidecar's own answers: the language the user wrote in,
 //! whatever the app's language is; and the debugging commands stay at the desk.
 
-use sidecar_channels::Channel;
+use sidecar_domain::Channel;
 
 async fn open(dir: &std::path::Path, app_language: &str) -> std::sync::Arc<sidecar::Companion> {
     let settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[desktop]\nlanguage = \"{app_language}\"\n")).unwrap();

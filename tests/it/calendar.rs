@@ -14,7 +14,7 @@ use crate::support::radicale::{event, Radicale, PASSWORD, USER};
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_actions::Choice;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 async fn open(dir: &std::path::Path, base_url: &str, now: chrono::DateTime<Utc>) -> (Arc<Companion>, Arc<ScriptedAsker>) {
     let settings = toml::from_str(&format!(
@@ -22,7 +22,7 @@ async fn open(dir: &std::path::Path, base_url: &str, now: chrono::DateTime<Utc>)
     ))
     .unwrap();
     let mut options = CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(now);
+    options.clock = sidecar_domain::fixed_clock(now);
     let core = Companion::open(options).await.unwrap();
     let asker = Arc::new(ScriptedAsker::default());
     core.permissions().set_asker(asker.clone());
@@ -65,7 +65,7 @@ async fn an_event_is_added_from_the_chat_once_allowed_and_listed_in_local_time()
     server.put("/ana/work/standup.ics", &event("standup", "Stand-up", "20261130T093000", "20261130T094500", "RRULE:FREQ=DAILY\r\n")).await;
 
     let refused = core.connect_calendar(&server.url, USER, "wrong").await;
-    assert!(matches!(&refused, Err(e) if sidecar_domain::said::Worded::said_in(e, Lang::Es).contains("rechazó el usuario o la contraseña")), "{refused:?}");
+    assert!(matches!(&refused, Err(e) if sidecar_domain::Worded::said_in(e, Lang::Es).contains("rechazó el usuario o la contraseña")), "{refused:?}");
     let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
     assert_eq!(view.account, Some((server.url.clone(), USER.to_string())));
     let work = view.calendars.iter().find(|c| c.href == "/ana/work/").expect("discovered");
@@ -151,7 +151,7 @@ DTEND;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T200000\r\nSUMMARY:Book
     let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
 
     let wrong = core.subscribe_calendar("festivos").await.unwrap_err();
-    assert!(sidecar_domain::said::Worded::said_in(&wrong, Lang::Es).contains("no es la dirección de una suscripción"), "{wrong}");
+    assert!(sidecar_domain::Worded::said_in(&wrong, Lang::Es).contains("no es la dirección de una suscripción"), "{wrong}");
     let missing = core.subscribe_calendar(&web.url("nada.ics")).await.unwrap_err().to_string();
     assert!(missing.contains("404"), "{missing}");
 
@@ -216,7 +216,7 @@ async fn reminders_are_mirrored_as_todos_that_follow_them_and_never_overwrite_th
     assert!(!view.mirror_reminders, "off until the user turns it on");
     let work = view.calendars[0].id;
     let refused = core.set_mirror_reminders(true).await.unwrap_err();
-    assert!(sidecar_domain::said::Worded::said_in(&refused, Lang::En).contains("choose one in Settings → Calendar"), "{refused}");
+    assert!(sidecar_domain::Worded::said_in(&refused, Lang::En).contains("choose one in Settings → Calendar"), "{refused}");
     core.calendar().choose(&[work], Some(work)).await.unwrap();
 
     let call = core.reminders().set("Call mum", "in 10 minutes").await.unwrap().reminder;
@@ -317,7 +317,7 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
     let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
     let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
     let none = core.reminders().set("Bring the book", "15 minutes before my 10:00 with Ana").await.unwrap_err();
-    assert!(sidecar_domain::said::Worded::said_in(&none, Lang::En).contains("connect one in Settings → Calendar"), "{none}");
+    assert!(sidecar_domain::Worded::said_in(&none, Lang::En).contains("connect one in Settings → Calendar"), "{none}");
 
     let phone = sidecar_calendar::Dav::new(&server.url, USER, PASSWORD).unwrap();
     phone.make_calendar("/ana/work/", "Work").await.unwrap();
@@ -356,7 +356,7 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
     assert_eq!(followed.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 10, 15, 0).unwrap(), "set from a sentence, it follows the event too");
 
     let missing = core.reminders().set("Bring the book", "before my lunch with Marta").await.unwrap_err();
-    assert!(sidecar_domain::said::Worded::said_in(&missing, Lang::Es).contains("no hay ningún evento \"lunch with marta\""), "{missing}");
+    assert!(sidecar_domain::Worded::said_in(&missing, Lang::Es).contains("no hay ningún evento \"lunch with marta\""), "{missing}");
     // A plain date is still a date.
     let plain = core.reminders().set("Call mum", "tomorrow at 9").await.unwrap();
     assert_eq!(plain.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 0, 0).unwrap());
@@ -372,7 +372,7 @@ async fn with_no_provider_the_chat_sets_a_reminder_before_an_event() {
     let server = Radicale::start(dir.path(), &crate::support::python()).await;
     let settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
     let mut options = CompanionOptions::new(dir.path().join("app"), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap());
     let core = Companion::open(options).await.unwrap();
     // The first hour's m17: a day's events are Sidecar's answer, not the demo's.
     let none = core.send("What's on my calendar tomorrow?").await.unwrap().reply;
@@ -548,7 +548,7 @@ async fn a_calendar_server_answering_a_gigabyte_is_stopped_at_the_cap() {
     let dav = sidecar_calendar::Dav::new(&url, USER, PASSWORD).unwrap();
     let error = dav.calendars().await.unwrap_err();
     assert!(matches!(error, sidecar_calendar::CalendarError::AnswerTooLarge(50)), "{error}");
-    assert!(sidecar_domain::said::Worded::said_in(&error, Lang::Es).contains("más de 50 MB"), "{error}");
+    assert!(sidecar_domain::Worded::said_in(&error, Lang::Es).contains("más de 50 MB"), "{error}");
     let sent = sent.load(std::sync::atomic::Ordering::Relaxed);
     assert!(sent < 200 << 20, "the server sent {} MB before Sidecar stopped", sent >> 20);
 }

@@ -122,6 +122,6 @@ async fn quiet_typed_at_the_desk_is_told_and_a_phones_own_quiet_is_not_the_desks
     core.send("/quiet off").await.unwrap();
     assert!(!core.proactive().quiet_now().await.unwrap().quiet);
     // A phone's own quiet leaves the desk awake.
-    core.proactive().set_quiet(Some(60), Some(sidecar_channels::Channel::Telegram)).await.unwrap();
+    core.proactive().set_quiet(Some(60), Some(sidecar_domain::Channel::Telegram)).await.unwrap();
     assert!(!core.proactive().quiet_now().await.unwrap().quiet);
 }

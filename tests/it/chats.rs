@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};

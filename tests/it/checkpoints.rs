@@ -376,7 +376,7 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
     let days = Arc::new(AtomicI64::new(0));
     let start = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 2, 10, 0, 0).unwrap();
-    let clock = sidecar_domain::clock::Clock::new(
+    let clock = sidecar_domain::Clock::new(
         Arc::new({
             let days = days.clone();
             move || start + chrono::Duration::days(days.load(Ordering::SeqCst))

@@ -181,8 +181,8 @@ fn remind_sets_reminders_and_reminders_lists_them_by_group() {
     let (code, out, _) = run(&["remind", "recuérdame en 10 minutos sacar la ropa"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.starts_with("Reminder set: \"sacar la ropa\"") && out.trim_end().ends_with(')'), "{out}");
-    let zone = sidecar_domain::clock::resolve_zone(None).0;
-    assert!(out.contains(&format!("({})", sidecar_dates::zone_words(zone, sidecar_domain::locale::Lang::En))), "{out}");
+    let zone = sidecar_domain::resolve_zone(None).0;
+    assert!(out.contains(&format!("({})", sidecar_dates::zone_words(zone, sidecar_domain::Lang::En))), "{out}");
     // An unclear time: exit 1 and how to say it; nothing stored.
     let (code, _, err) = run(&["remind", "a las 3", "x"]);
     assert_eq!(code, Some(1));

@@ -36,7 +36,7 @@ fn step() -> impl Strategy<Value = Step> {
 
 async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
-    let connections = Connections::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::clock::system_clock());
+    let connections = Connections::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::system_clock());
     // The model: what each client holds now (None: never allowed, or revoked).
     let mut holds: HashMap<usize, Option<Vec<Scope>>> = HashMap::new();
     let mut logged: HashMap<usize, (usize, usize)> = HashMap::new();
@@ -93,10 +93,10 @@ async fn a_waiting_program_is_said_once() {
     use sidecar::events::{CoreEvent, EventBus};
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
-    let connections = Connections::new(store.clone(), sidecar_domain::clock::system_clock());
+    let connections = Connections::new(store.clone(), sidecar_domain::system_clock());
     let events = EventBus::default();
     let mut heard = events.subscribe();
-    let watching = std::sync::Arc::new(Connections::new(store, sidecar_domain::clock::system_clock()));
+    let watching = std::sync::Arc::new(Connections::new(store, sidecar_domain::system_clock()));
     tokio::spawn(sidecar_serve::watch(
         watching,
         events.emitter(sidecar::events::CoreEvent::Connections),

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use sidecar_domain::fsutil::write_atomically;
+use sidecar_domain::write_atomically;
 use sidecar_memory::Learnings;
 
 const WRITER_ENV: &str = "SIDECAR_TEST_CRASH_WRITER";

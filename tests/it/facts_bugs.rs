@@ -117,7 +117,7 @@ fn bug_04_prompts_built_while_another_task_writes_see_every_finished_save() {
     use std::sync::Arc;
     const FACTS: usize = 120;
     let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(sidecar_memory::KnowledgeStore::open(dir.path(), sidecar_domain::locale::Lang::En).unwrap());
+    let store = Arc::new(sidecar_memory::KnowledgeStore::open(dir.path(), sidecar_domain::Lang::En).unwrap());
     let saved = Arc::new(AtomicUsize::new(0));
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let today = day(TODAY);

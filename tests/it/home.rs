@@ -77,7 +77,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     assert!(laptop.home_view().is_none(), "its own Sidecar until it pairs");
     let code = home.device_link().open_pairing().await.unwrap();
     let wrong = laptop.attach_home(&address, "0000 0000").await.unwrap_err();
-    let said = sidecar_domain::said::said_whole(&sidecar::CompanionError::from(wrong), sidecar::words::Lang::En);
+    let said = sidecar_domain::said_whole(&sidecar::CompanionError::from(wrong), sidecar::words::Lang::En);
     assert!(said.contains("That is not the code"), "a wrong code is said: {said}");
     let view = laptop.attach_home(&address, &code.code).await.unwrap();
     assert_eq!(view.address, address);

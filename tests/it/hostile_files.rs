@@ -135,7 +135,7 @@ type IcsResult = Result<(Vec<sidecar_reminders::Imported>, sidecar_reminders::Sk
 
 fn read_ics(text: String) -> IcsResult {
     on_small_stack(move || {
-        sidecar_reminders::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(), sidecar_domain::locale::Lang::En)
+        sidecar_reminders::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(), sidecar_domain::Lang::En)
             .map_err(|e| e.to_string())
     })
 }

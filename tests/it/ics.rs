@@ -8,7 +8,7 @@ async fn open(dir: &std::path::Path, at: chrono::DateTime<chrono::Utc>) -> std::
     // A date with no hour ("dentist on Friday") is all-day at the hour chosen for those.
     let settings: sidecar_settings::Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\nall_day_time = \"09:00\"\n").unwrap();
     let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(at);
+    options.clock = sidecar_domain::fixed_clock(at);
     sidecar::Companion::open(options).await.unwrap()
 }
 
@@ -87,9 +87,7 @@ fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
         let read = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || {
-                sidecar_reminders::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::En)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
+                sidecar_reminders::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::En).map(|_| ()).map_err(|e| e.to_string())
             })
             .unwrap()
             .join()
@@ -98,7 +96,7 @@ fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
         assert!(error.contains("nests its parts more than 8 deep") && error.contains("nothing was imported"), "{error}");
     }
     let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:dentist\r\nDTSTART:20261120T100000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-    let (found, _) = sidecar_reminders::import(event, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::En).unwrap();
+    let (found, _) = sidecar_reminders::import(event, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::En).unwrap();
     assert_eq!(found.len(), 1);
 }
 
@@ -122,7 +120,7 @@ fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
         event("never", "FREQ=HOURLY;BYYEARDAY=235;BYSETPOS=-23"),
         event("sparse", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO"),
     );
-    let (found, skipped) = sidecar_reminders::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::En).unwrap();
+    let (found, skipped) = sidecar_reminders::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::En).unwrap();
     let kept: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(kept, ["daily", "biennial"]);
     assert_eq!(skipped.unreadable.len(), 5, "{:?}", skipped.unreadable);
@@ -138,7 +136,7 @@ fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
 fn an_event_in_a_dst_gap_moves_forward_by_the_gap() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
     let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:gap\r\nSUMMARY:gap\r\nDTSTART;TZID=Europe/Madrid:20270328T023000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-    let (found, skipped) = sidecar_reminders::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::En).unwrap();
+    let (found, skipped) = sidecar_reminders::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::En).unwrap();
     assert!(skipped.unreadable.is_empty(), "{:?}", skipped.unreadable);
     let local = found[0].due_at.with_timezone(&chrono_tz::Europe::Madrid);
     assert_eq!(local.format("%Y-%m-%d %H:%M").to_string(), "2027-03-28 03:30");
@@ -163,11 +161,11 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
     let huge = "a".repeat(100_000);
     let text = format!("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:{huge}\r\nDTSTART:20261120T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n");
-    let (found, skipped) = sidecar_reminders::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::En).unwrap();
+    let (found, skipped) = sidecar_reminders::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::En).unwrap();
     assert_eq!(skipped.shortened, 1);
     assert_eq!(found[0].message.chars().count(), 501, "500 characters and the mark");
     let reminder = sidecar_reminders::Reminder { message: found[0].message.clone(), ..crate::reminders::reminder(1, found[0].due_at) };
-    let shown = sidecar_reminders::ReminderText::new(&reminder, false, sidecar_domain::locale::Lang::En);
+    let shown = sidecar_reminders::ReminderText::new(&reminder, false, sidecar_domain::Lang::En);
     assert_eq!(shown.body.chars().count(), 301);
     assert!(shown.chat.len() > 500, "the chat line keeps the whole text");
 }
@@ -177,7 +175,7 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
 fn a_broken_calendar_says_what_is_wrong_and_where() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
     let read = |text: &str| {
-        sidecar_reminders::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::En).map(|_| ()).unwrap_err().to_string()
+        sidecar_reminders::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::En).map(|_| ()).unwrap_err().to_string()
     };
     let head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nSUMMARY:dentist\r\n";
     assert!(read(head).contains("BEGIN:VCALENDAR on line 1 is never ended") || read(head).contains("BEGIN:VEVENT on line 4 is never ended"), "{}", read(head));
@@ -189,14 +187,14 @@ fn a_broken_calendar_says_what_is_wrong_and_where() {
     // In Spanish, all of it is Spanish (the first hour's m4), and an event whose start
     // cannot be read says so rather than that it has none (m9).
     let es = |text: &str| {
-        use sidecar_domain::said::Worded;
-        sidecar_reminders::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::Es).map(|_| ()).unwrap_err().spanish()
+        use sidecar_domain::Worded;
+        sidecar_reminders::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::Es).map(|_| ()).unwrap_err().spanish()
     };
     let cut = es(head);
     assert!(cut.starts_with("esto no es un archivo iCalendar (el BEGIN:") && cut.contains("no se cierra nunca; puede que el archivo esté cortado"), "{cut}");
     assert!(!cut.contains("never") && !cut.contains("line "), "{cut}");
     let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:next tuesday\r\nSUMMARY:Broken time\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-    let (_, skipped) = sidecar_reminders::import(broken, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::locale::Lang::Es).unwrap();
+    let (_, skipped) = sidecar_reminders::import(broken, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar_domain::Lang::Es).unwrap();
     assert_eq!(skipped.unreadable, ["\"Broken time\": su inicio (next tuesday) no es una fecha que Sidecar sepa leer"]);
 }
 

@@ -60,7 +60,7 @@ async fn a_model_that_cannot_see_refuses_the_image_in_words() {
     let core = open(dir.path(), &[("ollama", "http://127.0.0.1:9/v1", "llama3.2")]).await;
     let error = core.attach(&photo(dir.path())).await.unwrap_err();
     assert!(error.to_string().contains("pixel.png is an image, and the model that answers takes text only"), "{error}");
-    assert!(sidecar_domain::said::said_whole(&error, sidecar::words::Lang::Es).contains("elige un modelo que vea imágenes"));
+    assert!(sidecar_domain::said_whole(&error, sidecar::words::Lang::Es).contains("elige un modelo que vea imágenes"));
     assert!(!dir.path().join("data/attachments").exists(), "nothing kept");
 }
 

@@ -46,7 +46,7 @@ fn settings(extra: &str) -> sidecar_settings::Settings {
 async fn open(dir: &std::path::Path, settings: sidecar_settings::Settings) -> std::sync::Arc<sidecar::Companion> {
     use chrono::TimeZone;
     let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
     sidecar::Companion::open(options).await.unwrap()
 }
 
@@ -124,7 +124,7 @@ async fn a_reminder_from_another_zone_is_listed_with_its_zone() {
     let open_in = |zone: chrono_tz::Tz| {
         let settings = toml::from_str(&format!("[user]\ntimezone = \"{}\"\n", zone.name())).unwrap();
         let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
-        options.clock = sidecar_domain::clock::Clock::fixed(at, zone);
+        options.clock = sidecar_domain::Clock::fixed(at, zone);
         sidecar::Companion::open(options)
     };
     let core = open_in(chrono_tz::Europe::Madrid).await.unwrap();

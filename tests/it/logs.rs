@@ -33,7 +33,7 @@ async fn each_turn_logs_to_the_daily_file_under_its_own_span_without_secrets() {
     }
     assert_eq!(server.last_request()["model"], "scripted", "the key was sent, the call went through");
 
-    let logs = sidecar_domain::logging::log_dir(dir.path());
+    let logs = sidecar_domain::log_dir(dir.path());
     let files: Vec<_> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
     let file = files.iter().find(|p| p.file_name().unwrap().to_string_lossy().starts_with("sidecar.")).expect("a daily log file");
     assert!(file.to_string_lossy().ends_with(".log"), "{file:?}");
@@ -74,7 +74,7 @@ async fn a_server_that_echoes_the_key_in_its_error_never_gets_it_shown_or_logged
     assert!(!out.status.success());
     assert!(shown.contains("Incorrect API key provided: [redacted]"), "the error is still said: {shown}");
     assert!(!shown.contains(KEY) && !shown.contains("very-secret"), "the key was shown:\n{shown}");
-    let logs = sidecar_domain::logging::log_dir(dir.path());
+    let logs = sidecar_domain::log_dir(dir.path());
     for file in std::fs::read_dir(&logs).unwrap() {
         let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
         assert!(text.contains("401"), "the failure is logged:\n{text}");

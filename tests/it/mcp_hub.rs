@@ -36,7 +36,7 @@ async fn rig(description_file: &Path) -> Rig {
     }}});
     let path = dir.path().join("mcp.json");
     std::fs::write(&path, config.to_string()).unwrap();
-    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));
@@ -51,7 +51,7 @@ async fn rig(description_file: &Path) -> Rig {
                 *offered.lock().unwrap() = registry;
             })
         },
-        Arc::new(sidecar_domain::secrets::Secrets::new(false)),
+        Arc::new(sidecar_domain::Secrets::new(false)),
     );
     hub.reload().unwrap();
     hub.settle(Duration::from_secs(20)).await;

@@ -80,7 +80,7 @@ fn a_deleted_note_goes_to_the_trash_where_it_can_be_found() {
 #[tokio::test]
 async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_not_writing() {
     let (dir, folder) = vault();
-    let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar_domain::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar_domain::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let mut registry = ToolRegistry::new().guarded_by(gate.clone());

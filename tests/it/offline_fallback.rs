@@ -134,7 +134,7 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     let request = ChatRequest { messages: vec![ChatMessage::user("Say hi in three words.")], tools: Vec::new(), max_tokens: Some(1024), general_cap: true };
     let policy = sidecar_llm::RetryPolicy::default();
     let mut shown = String::new();
-    let routed = sidecar_llm::complete_demo(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
+    let routed = sidecar_llm::complete_demo(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar_domain::Lang::En).await.unwrap();
     assert_eq!(server.last_request()["max_tokens"], sidecar_llm::DEMO_MAX_TOKENS, "the demo's short limit, not the 1,024 asked");
     let reply = routed.completion.text;
     assert!(reply.starts_with("Hi there friend!\n- In\n- The\n\n[Cut: the demo model began repeating itself."), "{reply:?}");
@@ -143,7 +143,7 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     assert!(shown.ends_with("Add a real model in Settings for proper answers.]"), "the mark streams too");
     // Spanish words, Spanish mark; a reply at the limit is marked, not continued.
     let request = ChatRequest { messages: vec![ChatMessage::user("Dime hola en tres palabras.")], ..request };
-    let routed = sidecar_llm::complete_demo(&provider, &policy, &request, |_| {}, |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
+    let routed = sidecar_llm::complete_demo(&provider, &policy, &request, |_| {}, |_| {}, sidecar_domain::Lang::En).await.unwrap();
     assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
     assert!(
         routed
@@ -228,7 +228,7 @@ async fn a_task_whose_provider_is_down_fails_rather_than_the_demo_inventing() {
     };
     let task = core.add_task(&request).await.unwrap();
     core.run_task_now(task.id).await.unwrap();
-    let view = core.tasks().list(chrono::Utc::now(), sidecar_domain::locale::Lang::En).await.unwrap().remove(0);
+    let view = core.tasks().list(chrono::Utc::now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [sidecar_tasks::RunState::Failed]);
     let said = view.runs[0].outcome.clone().unwrap_or_default();
     assert!(said.contains("could not reach the model server"), "{said}");

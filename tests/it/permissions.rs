@@ -100,7 +100,7 @@ struct Known {
 async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
-    let gate = Arc::new(PermissionGate::new(store, sidecar_domain::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(store, sidecar_domain::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let runs = Arc::new(AtomicUsize::new(0));
@@ -205,7 +205,7 @@ async fn with_no_gate_or_no_one_to_ask_a_tool_that_acts_never_runs_and_says_whic
     assert!(outcome.denied && outcome.content.contains("srv/act"), "{}", outcome.content);
 
     let dir = tempfile::tempdir().unwrap();
-    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::system_clock(), Default::default()));
     let mut gated = ToolRegistry::new().guarded_by(gate);
     gated.register(Acting { runs: runs.clone(), now });
     let outcome = gated.run(&call, CallScope::default()).await;

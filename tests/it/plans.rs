@@ -19,10 +19,8 @@ async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
     // A morning that runs on: "today at 16" is still ahead whatever hour the tests run.
     let started = std::time::Instant::now();
     let morning = chrono::DateTime::parse_from_rfc3339("2026-11-24T08:00:00Z").unwrap().with_timezone(&chrono::Utc);
-    let clock = sidecar_domain::clock::Clock::new(
-        std::sync::Arc::new(move || morning + chrono::Duration::from_std(started.elapsed()).unwrap()),
-        chrono_tz::Europe::Madrid,
-    );
+    let clock =
+        sidecar_domain::Clock::new(std::sync::Arc::new(move || morning + chrono::Duration::from_std(started.elapsed()).unwrap()), chrono_tz::Europe::Madrid);
     Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.to_path_buf(), settings) }).await.unwrap()
 }
 

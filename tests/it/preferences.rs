@@ -2,7 +2,7 @@
 //! beside what the user wrote, a chosen language is what Sidecar speaks from the next
 //! start, and a shortcut the file spells wrongly falls back to the default.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_settings::Hotkey;
 use sidecar_settings::LanguageChoice;
 use sidecar_settings::Settings;

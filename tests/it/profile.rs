@@ -2,7 +2,7 @@
 //! told, what the user wrote by hand stays, and an edit made meanwhile in the files is
 //! never overwritten.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_memory::KnowledgeError;
 use sidecar_memory::KnowledgeStore;
 use sidecar_memory::ProfileFields;

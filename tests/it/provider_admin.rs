@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use crate::support::{reply_events, stream, LogBuffer, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_domain::secrets::{KeyStorage, Secrets};
+use sidecar_domain::KeyStorage;
+use sidecar_domain::Secrets;
 use sidecar_llm::ProviderInput;
 use sidecar_llm::ProviderRefusal;
 use sidecar_settings::ProviderKind;

@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 /// Records what was shown, and when (on the scheduler's clock).
 #[derive(Default)]
-struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar_domain::clock::Clock>);
+struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar_domain::Clock>);
 
 impl Deliver for Shown {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
@@ -109,10 +109,10 @@ impl Reminders for InMemory {
 }
 
 /// A wall clock that moves with tokio's (paused) clock.
-fn tokio_clock() -> (sidecar_domain::clock::Clock, DateTime<Utc>) {
+fn tokio_clock() -> (sidecar_domain::Clock, DateTime<Utc>) {
     let base = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let start = tokio::time::Instant::now();
-    (sidecar_domain::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC), base)
+    (sidecar_domain::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC), base)
 }
 
 #[tokio::test(start_paused = true)]
@@ -153,7 +153,7 @@ async fn store() -> (tempfile::TempDir, Store) {
 }
 
 fn scheduler_at(store: &Store, shown: Arc<Shown>, now: DateTime<Utc>) -> Scheduler {
-    Scheduler::new(Arc::new(StoreReminders::new(store.clone())), shown, sidecar_domain::clock::fixed_clock(now), Default::default())
+    Scheduler::new(Arc::new(StoreReminders::new(store.clone())), shown, sidecar_domain::fixed_clock(now), Default::default())
 }
 
 #[tokio::test]
@@ -253,7 +253,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let (_dir, store) = store().await;
     let zone = chrono_tz::Europe::Madrid;
     let now = zone.with_ymd_and_hms(2026, 11, 22, 7, 0, 0).unwrap().with_timezone(&Utc);
-    let parsed = dates::parse("todos los días a las 8", now, zone, dates::Options::new(sidecar_domain::locale::Lang::Es)).unwrap();
+    let parsed = dates::parse("todos los días a las 8", now, zone, dates::Options::new(sidecar_domain::Lang::Es)).unwrap();
     let rrule = parsed.rrule.clone().unwrap();
     let added = store
         .reminder_table()
@@ -301,7 +301,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
         })
         .await
         .unwrap();
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar_domain::clock::fixed_clock(due), Default::default());
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar_domain::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
     assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::ReminderState::Pending, "not lost");
     let shown = Arc::new(Shown::default());
@@ -339,7 +339,7 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     ))
     .unwrap();
     let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
     let core = sidecar::Companion::open(options).await.unwrap();
     let changed = core.reminders().changed_signal();
     core.send("recordame llamar a mamá mañana a las 9 y la pastilla todos los días a las 8").await.unwrap();
@@ -429,7 +429,7 @@ async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_rep
     let added = store.reminder_table().add_reminder(new).await.unwrap();
     crash_while_showing(&store, due, added.id).await;
     let watched = Arc::new(Watched::default());
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar_domain::clock::fixed_clock(due), Default::default());
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar_domain::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
     assert_eq!(*watched.shows.lock().unwrap(), [(added.id, true)]);
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
@@ -453,7 +453,7 @@ async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_other
     let other = store.reminder_table().add_reminder(new("other", due + chrono::Duration::seconds(1))).await.unwrap();
     let watched = Arc::new(Watched::default());
     let now = due + chrono::Duration::seconds(2);
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar_domain::clock::fixed_clock(now), Default::default());
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar_domain::fixed_clock(now), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
     assert_eq!(*watched.shows.lock().unwrap(), [(other.id, false)], "the fresh one goes first; the stuck one is not shown a fourth time");
     assert_eq!(*watched.given_up.lock().unwrap(), [stuck.id], "the user is told");

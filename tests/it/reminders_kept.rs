@@ -25,7 +25,7 @@ fn settings(extra: &str) -> sidecar_settings::Settings {
 
 async fn open(dir: &std::path::Path, settings: sidecar_settings::Settings) -> Arc<sidecar::Companion> {
     let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
     sidecar::Companion::open(options).await.unwrap()
 }
 
@@ -101,7 +101,7 @@ async fn the_model_repeating_sidecar_merges_only_within_its_message() {
 }
 
 /// Records what was shown, and when (on the scheduler's clock).
-struct Shown(Mutex<Vec<(i64, DateTime<Utc>)>>, sidecar_domain::clock::Clock);
+struct Shown(Mutex<Vec<(i64, DateTime<Utc>)>>, sidecar_domain::Clock);
 
 impl Deliver for Shown {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
@@ -159,7 +159,7 @@ impl Reminders for Elsewhere {
 async fn a_reminder_stored_by_another_process_fires_within_a_second_of_its_time() {
     let base = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let start = tokio::time::Instant::now();
-    let clock = sidecar_domain::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC);
+    let clock = sidecar_domain::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC);
     let list = Arc::new(Elsewhere::default());
     let shown = Arc::new(Shown(Mutex::default(), clock.clone()));
     let scheduler = Scheduler::new(list.clone(), shown.clone(), clock, Default::default());

@@ -75,7 +75,7 @@ async fn values_out_of_range_are_refused_and_nothing_is_saved() {
     let before = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
     let hot = core.provider_admin().save_provider(input(&server.base_url, Sampling { temperature: Some(5.0), ..Sampling::default() })).unwrap_err();
     assert!(matches!(hot, ProviderRefusal::Range(_)) && hot.to_string() == "temperature must be from 0 to 2", "{hot}");
-    assert_eq!(sidecar_domain::said::said_whole(&hot, sidecar::words::Lang::Es), "la temperatura debe ir de 0 a 2");
+    assert_eq!(sidecar_domain::said_whole(&hot, sidecar::words::Lang::Es), "la temperatura debe ir de 0 a 2");
     let tiny = core.provider_admin().save_provider(ProviderInput { context_window: Some(10), ..input(&server.base_url, Sampling::default()) }).unwrap_err();
     assert!(tiny.to_string().starts_with("context must be from 512"), "{tiny}");
     assert_eq!(std::fs::read_to_string(dir.path().join("settings.toml")).unwrap(), before);

@@ -92,7 +92,7 @@ async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
     std::fs::write(&config, "[[providers]]\nid = \"main\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n").unwrap();
     let instant = chrono::Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap();
     let options = CompanionOptions {
-        clock: sidecar_domain::clock::fixed_clock(instant),
+        clock: sidecar_domain::fixed_clock(instant),
         config_path: Some(config.clone()),
         ..CompanionOptions::new(dir.path().to_path_buf(), Settings::load(&config).unwrap())
     };
@@ -117,7 +117,7 @@ async fn an_invalid_zone_in_the_settings_falls_back_with_a_warning() {
     std::fs::write(&config, "[user]\ntimezone = \"Mars/Olympus_Mons\"\n").unwrap();
     let settings = Settings::load(&config).expect("a bad zone does not stop Sidecar starting");
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    assert_eq!(core.zone(), sidecar_domain::clock::system_zone());
+    assert_eq!(core.zone(), sidecar_domain::system_zone());
     let warnings = core.warnings();
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].contains("\"Mars/Olympus_Mons\"") && warnings[0].contains("Settings"), "{warnings:?}");

@@ -85,7 +85,7 @@ fn exercise(settings: &Settings) {
         let _ = policy.delay(attempt, None, 1.0);
     }
     let _ = settings.user.all_day_time();
-    let _ = sidecar_domain::clock::resolve_zone(settings.user.timezone.as_deref());
+    let _ = sidecar_domain::resolve_zone(settings.user.timezone.as_deref());
     let window = settings.local_model.context_tokens.unwrap_or(4096);
     let limits = ContextLimits::new(window, llm.max_tokens.unwrap_or(1024), &settings.context);
     let _ = limits.budget * usize::from(settings.context.threshold_percent);

@@ -9,7 +9,8 @@ use sidecar::events::{CoreEvent, ModelStatus};
 use sidecar::words::Lang;
 use sidecar::{Companion, CompanionError, CompanionOptions};
 use sidecar_agent::ChatEvent;
-use sidecar_domain::said::{said_whole, Worded};
+use sidecar_domain::said_whole;
+use sidecar_domain::Worded;
 use sidecar_llm::GgufError;
 use sidecar_llm::LibraryError;
 use sidecar_llm::LlmError;
@@ -54,7 +55,8 @@ fn llm_errors() -> Vec<LlmError> {
 fn refusals() -> Vec<CompanionError> {
     use sidecar_agent::TurnError;
     use sidecar_channels::ChannelError;
-    use sidecar_domain::said::{AddressRefusal, CannotWrite};
+    use sidecar_domain::AddressRefusal;
+    use sidecar_domain::CannotWrite;
     use sidecar_memory::MeaningSetupError;
     use sidecar_reminders::ReminderError;
     use sidecar_tools::SearchSetupError;
@@ -104,7 +106,7 @@ fn every_kind_of_core_error_has_spanish_words() {
         TurnError::NothingToRetry.into(),
         TurnError::NothingToRegenerate.into(),
         TurnError::NotEditable.into(),
-        TurnError::Empty(sidecar_domain::said::EmptyMessage).into(),
+        TurnError::Empty(sidecar_domain::EmptyMessage).into(),
         CompanionError::Route(RouteError::NoProviders),
         CompanionError::Store(sidecar_store::StoreError::CreateDir { path: "/datos".into(), source: io() }),
         CompanionError::Store(sidecar_store::StoreError::Damaged { path: "/datos/s.db".into(), detail: "malformed".into() }),

@@ -73,7 +73,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     // Refused first: nothing is made without the user's yes.
     asker.will(Choice::Deny);
     assert_eq!(core.send("Every day at 8, tell me the time and what to wear").await.unwrap().reply, "Not scheduled.");
-    assert!(core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().is_empty());
+    assert!(core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().is_empty());
     asker.will(Choice::AllowOnce);
     let outcome = core.send("Every day at 8, tell me the time and what to wear").await.unwrap();
     assert_eq!(outcome.reply, "Done: every day at 8 I will check.");
@@ -81,7 +81,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     let question = asker.last();
     assert_eq!((question.server.as_str(), question.tool.as_str()), ("sidecar", "schedule_task"));
     assert_eq!(question.arguments["when"], "every day at 8");
-    let listed = core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap();
+    let listed = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap();
     assert_eq!(listed.len(), 1);
     let task = &listed[0];
     assert_eq!(
@@ -123,7 +123,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     let listed = core.chats().list(None).await.unwrap().1;
     let row = listed.iter().find(|c| c.id == tasks_chat).expect("Tasks is listed");
     assert_eq!(row.updated_at, last.created_at, "{row:?}");
-    let runs = &core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap()[0].runs;
+    let runs = &core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap()[0].runs;
     assert_eq!(runs.len(), 1);
     assert_eq!((runs[0].state, runs[0].message_id, runs[0].prompt_tokens), (RunState::Done, Some(last.id), Some(50)));
     let sent = notifications.0.lock().unwrap().clone();
@@ -161,15 +161,15 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
     };
     // Instructions longer than a task keeps are refused when it is made, with what to do.
     let long = TaskRequest { prompt: "Check the news. ".repeat(1_000), ..request.clone() };
-    let refused = core.tasks().add(&long, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar_domain::locale::Lang::En).await.unwrap_err();
-    assert!(sidecar_domain::said::Worded::said_in(&refused, sidecar_domain::locale::Lang::Es).contains("acórtalas"), "{refused}");
-    let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar_domain::locale::Lang::En).await.unwrap();
+    let refused = core.tasks().add(&long, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar_domain::Lang::En).await.unwrap_err();
+    assert!(sidecar_domain::Worded::said_in(&refused, sidecar_domain::Lang::Es).contains("acórtalas"), "{refused}");
+    let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar_domain::Lang::En).await.unwrap();
     let cancel = CancellationToken::new();
     for hour in 1..=3 {
         hands.set(madrid(1, 12 + hour, 0) + chrono::Duration::seconds(2));
         core.run_due_tasks(&cancel).await;
     }
-    let view = core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().remove(0);
+    let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Failed; 3]);
     assert!(view.paused.as_deref().unwrap().starts_with("Paused after three failed runs in a row"), "{:?}", view.paused);
     assert_eq!(view.next, None, "a paused task has no next time");
@@ -212,7 +212,7 @@ async fn an_old_task_longer_than_the_limit_runs_on_its_first_page_and_says_so() 
         catch_up: CatchUp::RunNow,
         always_deliver: false,
     };
-    let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar_domain::locale::Lang::En).await.unwrap();
+    let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar_domain::Lang::En).await.unwrap();
     let long = format!("Is the train strike still on? {}", "Check every line. ".repeat(600_000));
     sqlx::query("UPDATE tasks SET prompt = ? WHERE id = ?").bind(&long).bind(task.id).execute(core.store().pool()).await.unwrap();
 
@@ -253,12 +253,12 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     assert!(question.content.starts_with("“Weekly summary” was due Sunday 6 December"), "{}", question.content);
     assert!(question.content.contains("Run it now?"));
     assert_eq!(notifications.0.lock().unwrap().last().map(|n| n.message_id), Some(Some(question.id)));
-    let view = core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().remove(0);
+    let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert!(view.asked);
 
     // Yes: the occurrence asked about runs (under its own record), the question is answered.
     core.run_task_now(task.id).await.unwrap();
-    let view = core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().remove(0);
+    let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert_eq!((view.runs.len(), view.runs[0].state, view.runs[0].occurrence), (1, RunState::Done, madrid(6, 21, 0)));
     assert!(!view.asked);
     let question = core.store().conversations().message(question.id).await.unwrap().unwrap();
@@ -365,7 +365,7 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     assert!(!said.contains("Train strike"), "only what came since the last brief: {said}");
 
     core.set_brief(None).await.unwrap();
-    assert!(core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().iter().all(|t| t.id != brief.id));
+    assert!(core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().iter().all(|t| t.id != brief.id));
     core.shutdown().await;
 }
 
@@ -453,7 +453,7 @@ async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own()
     assert!(core.tasks_page().await.unwrap().demo_only, "the page says tasks cannot run");
     let task = core.add_task(&headlines).await.unwrap();
     core.run_task_now(task.id).await.unwrap();
-    let view = core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().into_iter().find(|t| t.id == task.id).unwrap();
+    let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().into_iter().find(|t| t.id == task.id).unwrap();
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Failed], "never \"done\" on the demo");
     let tasks_chat = core.tasks_conversation().await.unwrap();
     let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
@@ -466,7 +466,7 @@ async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own()
     let last = notifications.0.lock().unwrap().last().unwrap().clone();
     assert_eq!(last.title, "Morning brief");
     assert_eq!(last.body, "Today, Thursday 3 December:\nReminders\n- 18:00 Call Ana", "Sidecar's list alone, nothing invented");
-    let view = core.tasks().list(hands.clock().now(), sidecar_domain::locale::Lang::En).await.unwrap().into_iter().find(|t| t.id == brief.id).unwrap();
+    let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().into_iter().find(|t| t.id == brief.id).unwrap();
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Done]);
     core.shutdown().await;
 }

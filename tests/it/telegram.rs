@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
 use sidecar_channels::Link;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Secrets;
 use sidecar_proactive::Channel;
 
 use crate::support::bot_api::FakeBotApi;
@@ -46,7 +46,7 @@ async fn open_at(
     bot: &FakeBotApi,
     chats: &[i64],
     extra: &str,
-    clock: Option<sidecar_domain::clock::Clock>,
+    clock: Option<sidecar_domain::Clock>,
 ) -> Arc<Companion> {
     let token_env = format!("SIDECAR_TEST_TG_{}", dir.file_name().unwrap().to_string_lossy().replace(['.', '-'], "_"));
     // SAFETY: a variable no other test reads.
@@ -180,7 +180,7 @@ async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
     let dir = tempfile::tempdir().unwrap();
     // A weekday afternoon in Madrid, whenever the test runs.
     let afternoon = chrono_tz::Europe::Madrid.with_ymd_and_hms(2027, 3, 15, 16, 0, 0).unwrap().with_timezone(&chrono::Utc);
-    let clock = sidecar_domain::clock::Clock::new(Arc::new(move || afternoon), chrono_tz::Europe::Madrid);
+    let clock = sidecar_domain::Clock::new(Arc::new(move || afternoon), chrono_tz::Europe::Madrid);
     let core = open_at(dir.path(), &model, &bot, &[ME], "[user]\ntimezone = \"Europe/Madrid\"\n", Some(clock)).await;
     let learned = || async { core.proactive().learned().await.unwrap() };
 

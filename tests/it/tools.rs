@@ -176,7 +176,7 @@ async fn the_search_service_is_chosen_in_settings_and_saved() {
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "# mine\n[tools.read_url]\nmax_chars = 9000\n").unwrap();
     let setup = SearchSetup::new(
-        std::sync::Arc::new(sidecar_domain::secrets::Secrets::new(false)),
+        std::sync::Arc::new(sidecar_domain::Secrets::new(false)),
         std::sync::Arc::new(sidecar_settings::SettingsOwner::new(sidecar_settings::Settings::default(), Some(config.clone()))),
     );
     assert_eq!(setup.view().backend, SearchBackend::Duckduckgo);
@@ -275,7 +275,7 @@ async fn html_mislabelled_as_plain_text_is_still_read_as_html() {
 async fn get_current_time_reports_the_users_zone_or_another() {
     use chrono::TimeZone;
     let registry = one(GetCurrentTime {
-        clock: sidecar_domain::clock::Clock::fixed(chrono::Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap(), chrono_tz::America::Argentina::Buenos_Aires),
+        clock: sidecar_domain::Clock::fixed(chrono::Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap(), chrono_tz::America::Argentina::Buenos_Aires),
     });
     let here: Value = serde_json::from_str(&call(&registry, "get_current_time", json!({})).await.content).unwrap();
     assert_eq!(here["local"], "2026-03-28T21:30:00-03:00");
@@ -291,7 +291,7 @@ async fn get_current_time_reports_the_users_zone_or_another() {
 #[test]
 fn every_tool_schema_is_an_object_schema() {
     let settings = sidecar_settings::Settings::default();
-    let registry = sidecar::companion::default_tools(&settings, sidecar_domain::clock::system_clock());
+    let registry = sidecar::companion::default_tools(&settings, sidecar_domain::system_clock());
     let specs = registry.specs();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["get_current_time", "get_weather", "read_url", "web_search"]);

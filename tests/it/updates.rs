@@ -16,8 +16,8 @@ use sidecar_desktop_features::UpdateFailure;
 use sidecar_desktop_features::UpdateSource;
 use sidecar_desktop_features::UpdateState;
 use sidecar_desktop_features::Updates;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 
 /// An updater that answers as told and notes what it was asked.
 #[derive(Default)]

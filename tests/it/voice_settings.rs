@@ -4,7 +4,7 @@
 
 use sidecar::companion::{Companion, CompanionOptions};
 use sidecar::error::CompanionError;
-use sidecar_domain::said::Worded;
+use sidecar_domain::Worded;
 use sidecar_settings::Settings;
 use sidecar_settings::SpeakReplies;
 use sidecar_settings::VoiceSwitch;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::conversation::ConversationService;
 use crate::error::TurnError;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_store::ChatSummary;
 use sidecar_store::Store;
 

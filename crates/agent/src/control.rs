@@ -11,8 +11,8 @@ use crate::words::{
     self,
     commands::{CommandWords, StatusFacts},
 };
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 use sidecar_proactive::ProactiveService;
 use sidecar_proactive::TickMode;
 use sidecar_reminders::ReminderService;
@@ -28,7 +28,7 @@ pub(crate) struct Control<'a> {
     pub clock: &'a Clock,
     pub lang: Lang,
     /// Where the command was said (`/quiet here` silences that channel).
-    pub channel: sidecar_domain::channel::Channel,
+    pub channel: sidecar_domain::Channel,
     /// Stops the reply being written; whether there was one.
     pub stop_turn: &'a (dyn Fn() -> bool + Sync),
 }

@@ -10,8 +10,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::events::{ChatEvent, Notice};
 use crate::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote};
-use sidecar_domain::channel::Channel;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Channel;
+use sidecar_domain::Emitter;
 use sidecar_llm::Chain;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::ChatRequest;
@@ -89,14 +89,14 @@ pub(crate) struct TurnContext<'a> {
     pub summarize_chain: Option<Chain>,
     /// Where the turn's messages are said.
     pub channel: Channel,
-    pub clock: &'a sidecar_domain::clock::Clock,
+    pub clock: &'a sidecar_domain::Clock,
     /// When the user's message arrived (for `to_first_request`).
     pub arrived: std::time::Instant,
     /// Retries, prices, steps and time, as the settings have them.
     pub rules: TurnRules,
     pub cancel: CancellationToken,
     /// The language of what the turn itself says (a step-limit note).
-    pub lang: sidecar_domain::locale::Lang,
+    pub lang: sidecar_domain::Lang,
     /// Routes the chat calls (the offline model as the automatic chain's last link)
     /// and keeps the header's model status.
     pub models: &'a sidecar_llm::Models,
@@ -279,7 +279,7 @@ async fn call_model(
             Ok(TurnEvent::ModelReplied(routed.completion))
         }
         Err(error) => {
-            let event = TurnEvent::ModelFailed { message: sidecar_domain::said::Worded::said_in(&error, context.lang), retryable: error.is_retryable() };
+            let event = TurnEvent::ModelFailed { message: sidecar_domain::Worded::said_in(&error, context.lang), retryable: error.is_retryable() };
             ledger.failure = Some(error);
             Ok(event)
         }
@@ -350,7 +350,7 @@ async fn summarize_long_text(
         if !long || serde_json::from_str::<serde_json::Value>(&result.content).is_ok() {
             continue;
         }
-        let source = sidecar_domain::text::truncate_middle(&result.content, limit * 6, &sidecar_llm::tokens::count_cached);
+        let source = sidecar_domain::truncate_middle(&result.content, limit * 6, &sidecar_llm::tokens::count_cached);
         let request = ChatRequest {
             messages: vec![
                 ChatMessage::system(format!(

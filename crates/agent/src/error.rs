@@ -3,7 +3,9 @@
 //! proactivity), so their errors travel inside this one as they are.
 
 use sidecar_dates::DateError;
-use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
+use sidecar_domain::CannotWrite;
+use sidecar_domain::EmptyMessage;
+use sidecar_domain::Worded;
 use sidecar_llm::ModelUnavailable;
 use sidecar_llm::RouteError;
 use sidecar_memory::AttachError;

@@ -14,7 +14,7 @@ pub enum ChatEvent {
         conversation_id: i64,
         user_message_id: i64,
         /// Where the message was said (a phone's turns show in the window too).
-        channel: sidecar_domain::channel::Channel,
+        channel: sidecar_domain::Channel,
         /// The message's text when it waited in the queue and starts only now.
         #[serde(skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
@@ -44,7 +44,7 @@ pub enum ChatEvent {
     TurnFinished {
         conversation_id: i64,
         message_id: i64,
-        channel: sidecar_domain::channel::Channel,
+        channel: sidecar_domain::Channel,
         status: String,
         finish_reason: Option<String>,
         usage: Option<Usage>,

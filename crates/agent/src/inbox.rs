@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 use tokio::sync::oneshot;
 
-use sidecar_domain::channel::Channel;
+use sidecar_domain::Channel;
 
 /// A message waiting for its turn, as the UI lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]

@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn every_command_and_argument_in_the_help_table_is_understood() {
-        for lang in [sidecar_domain::locale::Lang::En, sidecar_domain::locale::Lang::Es] {
+        for lang in [sidecar_domain::Lang::En, sidecar_domain::Lang::Es] {
             for entry in crate::words::command_table::command_table(lang) {
                 assert!(parse(entry.command).is_some(), "{}", entry.command);
                 for argument in entry.arguments.split(" | ").filter(|a| !a.is_empty()) {

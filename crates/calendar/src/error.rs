@@ -1,6 +1,6 @@
 //! What can go wrong with a calendar, in both languages, with what to do.
 
-use sidecar_domain::said::Worded;
+use sidecar_domain::Worded;
 use sidecar_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]

@@ -28,7 +28,7 @@ pub struct Event {
 /// An iCalendar time as an instant, with the zone it is kept in and whether it is a
 /// whole day; `Err(tzid)` when it names a zone Sidecar does not know.
 fn instant(at: &DatePerhapsTime, zone: Tz) -> Result<(DateTime<Utc>, Tz, bool), String> {
-    let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
+    let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::Lang::En).0;
     match at {
         DatePerhapsTime::Date(date) => Ok((local(date.and_time(NaiveTime::MIN), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Ok((*at, zone, false)),
@@ -116,16 +116,14 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
             uid: event.get_uid().unwrap_or_default().to_string(),
             // Titles and places come from anyone who can send an invitation: one line, no
             // control or bidi characters, wherever they are shown or said.
-            summary: Some(sidecar_domain::text::one_line(event.get_summary().unwrap_or_default()))
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| "(no title)".into()),
+            summary: Some(sidecar_domain::one_line(event.get_summary().unwrap_or_default())).filter(|s| !s.is_empty()).unwrap_or_else(|| "(no title)".into()),
             start,
             end: end.max(start),
             all_day,
             busy: !event.property_value("TRANSP").is_some_and(|t| t.eq_ignore_ascii_case("TRANSPARENT")),
             rrule,
             zone: event_zone,
-            location: event.get_location().map(sidecar_domain::text::one_line).filter(|l| !l.is_empty()),
+            location: event.get_location().map(sidecar_domain::one_line).filter(|l| !l.is_empty()),
         });
     }
     Ok(events)

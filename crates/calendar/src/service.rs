@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
+use sidecar_domain::Secrets;
 use sidecar_store::Store;
 
 use crate::dav::Dav;

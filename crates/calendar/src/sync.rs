@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use chrono_tz::Tz;
-use sidecar_domain::locale::Lang;
-use sidecar_domain::said::Worded;
+use sidecar_domain::Lang;
+use sidecar_domain::Worded;
 use sidecar_store::Store;
 
 use crate::dav::{Dav, RemoteItem};

@@ -10,8 +10,8 @@ use chrono::{DateTime, Duration, NaiveDate, NaiveTime, Utc};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 use sidecar_tools::parse_arguments;
 use sidecar_tools::schema_of;
 use sidecar_tools::Action;
@@ -119,7 +119,7 @@ impl Tool for ListEvents {
     fn description(&self) -> &'static str {
         "List the events of the user's calendar on a day or a few days, with their local times."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Read the calendar", "Leer el calendario").into()
     }
     fn parameters(&self) -> Value {
@@ -170,7 +170,7 @@ impl Tool for FindFreeTime {
     fn description(&self) -> &'static str {
         "Find free stretches in the user's calendar on a day, between busy events, of at least some minutes."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Find free time in the calendar", "Buscar huecos libres en el calendario").into()
     }
     fn parameters(&self) -> Value {
@@ -256,7 +256,7 @@ impl Tool for Write {
             WriteKind::Delete => "Delete an event Sidecar added to the user's calendar. The user confirms it first.",
         }
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         match self.kind {
             WriteKind::Create => lang.pick("Add calendar events", "Añadir eventos al calendario"),
             WriteKind::Move => lang.pick("Move calendar events", "Mover eventos del calendario"),

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use icalendar::{Calendar, CalendarDateTime, Component, Event, EventLike};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 use crate::error::CalendarError;
 use crate::rows::CalendarStore;

@@ -12,7 +12,7 @@ use sidecar_calendar::sync;
 use sidecar_calendar::CalendarError;
 use sidecar_calendar::CalendarStore;
 use sidecar_calendar::Dav;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_store::Store;
 
 #[path = "../../../tests/it/support/radicale.rs"]

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
 use sidecar_actions::Answer;
 use sidecar_actions::AnswerFuture;
@@ -17,7 +16,8 @@ use sidecar_actions::Asker;
 use sidecar_actions::Choice;
 use sidecar_actions::Question;
 use sidecar_actions::PATIENCE;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Channel;
+use sidecar_domain::Lang;
 
 #[derive(Default)]
 struct State {

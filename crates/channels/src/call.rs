@@ -8,12 +8,12 @@ use std::sync::Mutex;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
 use futures_util::future::BoxFuture;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Channel;
+use sidecar_domain::Clock;
 
 type Answer = Result<TurnOutcome, TurnError>;
 

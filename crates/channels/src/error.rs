@@ -1,6 +1,7 @@
 //! Why a phone channel could not be set up or changed, worded in both languages.
 
-use sidecar_domain::said::{Refused, Worded};
+use sidecar_domain::Refused;
+use sidecar_domain::Worded;
 use sidecar_settings::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]

@@ -7,9 +7,9 @@ use std::sync::Mutex;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::channel::Channel;
 use crate::events::ChannelEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Channel;
+use sidecar_domain::Emitter;
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -11,7 +11,6 @@ pub(crate) mod backoff;
 mod call;
 mod error;
 mod events;
-pub use sidecar_domain::channel;
 mod health;
 mod phone;
 pub(crate) mod rows;
@@ -25,7 +24,6 @@ mod words;
 
 // The face: what the crates above, the faces and the tests name.
 pub use call::{CallSource, Caller};
-pub use channel::Channel;
 pub use error::ChannelError;
 pub use events::ChannelEvent;
 pub use health::Link;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::sync::Weak;
 
 use crate::events::ChannelEvent;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 use sidecar_proactive::ProactiveService;
 use sidecar_settings::SettingsOwner;
 use sidecar_store::Store;
@@ -28,7 +28,7 @@ pub struct PhoneParts {
     /// Told the signs a channel sees about spontaneous messages (a reaction).
     pub proactive: Weak<ProactiveService>,
     /// Knows the bot's token and scrubs what the channel's servers say.
-    pub redactor: sidecar_domain::redact::Redactor,
+    pub redactor: sidecar_domain::Redactor,
     /// Turns voice notes into words (missing weights: the chat is told voice is off).
     pub speech: Arc<sidecar_voice::SpeechModel>,
 }

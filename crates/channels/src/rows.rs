@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 
-use sidecar_domain::channel::Channel;
+use sidecar_domain::Channel;
 use sidecar_outbox::MessageType;
 use sidecar_store::Store;
 use sidecar_store::StoreError;

@@ -11,7 +11,6 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::asking::PhoneQuestions;
-use super::channel::Channel;
 use super::error::ChannelError;
 use super::health::{HealthView, Link};
 use super::phone::PhoneParts;
@@ -21,7 +20,8 @@ use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
 use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
 use crate::events::ChannelEvent;
 use sidecar_agent::ConversationService;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Channel;
+use sidecar_domain::Secrets;
 use sidecar_outbox::MessageRouter;
 use sidecar_proactive::SinkId;
 use sidecar_settings::Change;
@@ -325,7 +325,7 @@ impl ChannelService {
         let telegram = self.running_telegram()?;
         // A code handed out while the bot cannot hear would be typed into silence.
         if let super::health::Link::Down { reason, .. } = telegram.health.view().link {
-            return Err(sidecar_domain::said::Refused(crate::words::pairing_while_down(&reason, self.with.lang)).into());
+            return Err(sidecar_domain::Refused(crate::words::pairing_while_down(&reason, self.with.lang)).into());
         }
         let code = telegram.new_pairing_code();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
@@ -339,7 +339,7 @@ impl ChannelService {
 
     /// Unpairs `chat`, whether Telegram runs now or not.
     pub fn unpair_telegram(&self, chat: i64) -> Result<(), ChannelError> {
-        self.paired.remove(chat).map_err(|why| sidecar_domain::said::Refused(why).into())
+        self.paired.remove(chat).map_err(|why| sidecar_domain::Refused(why).into())
     }
 
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is

@@ -6,10 +6,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::channel::Channel;
 use futures_util::future::BoxFuture;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
+use sidecar_domain::Channel;
 
 /// One message as a channel delivered it.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_voice::Audio;
 use sidecar_voice::Recording;
 use sidecar_voice::SpeechModel;

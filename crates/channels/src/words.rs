@@ -1,8 +1,8 @@
 //! What Sidecar says on the phone channels itself: the pairing replies, the notice to
 //! strangers, the bot's command menu, and how a channel that is down is described.
 
-use sidecar_domain::channel::Channel;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Channel;
+use sidecar_domain::Lang;
 
 /// Said to a chat that is not paired. Nothing it writes reaches the model.
 pub(crate) fn private_bot(lang: Lang) -> &'static str {

@@ -12,8 +12,8 @@ use crate::backup::{BackupError, BackupInfo, Backups};
 use crate::chat_exports::{self, ExportKind};
 use crate::export::{self, ExportFormat};
 pub use crate::retention::TidyReport;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 use sidecar_llm::Role;
 use sidecar_memory::KnowledgeStore;
 use sidecar_memory::MeaningIndex;
@@ -129,7 +129,7 @@ impl DataService {
     pub async fn export_to_file(&self, format: ExportFormat) -> Result<PathBuf, DataError> {
         let text = self.export(format).await?;
         let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-export-{}.{}", self.clock.now().format("%Y-%m-%d-%H%M%S"), format.extension()));
-        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
+        sidecar_domain::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
         Ok(path)
     }
 
@@ -140,7 +140,7 @@ impl DataService {
         };
         let text = export::conversation_markdown(&conversation, self.lang);
         let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-chat-{conversation_id}-{}.md", self.clock.now().format("%Y-%m-%d-%H%M%S")));
-        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
+        sidecar_domain::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
         Ok(path)
     }
 
@@ -184,7 +184,7 @@ impl DataService {
     }
 }
 
-impl sidecar_domain::said::Worded for DataError {
+impl sidecar_domain::Worded for DataError {
     fn spanish(&self) -> String {
         match self {
             DataError::Store(e) => e.spanish(),

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::words::words;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_memory::ListedFact;
 use sidecar_store::ExportedConversation;
 

@@ -101,7 +101,7 @@ fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, b
         Ok(at) => (at.with_timezone(&Utc), false),
         Err(_) => {
             let naive = LOCAL_FORMATS.iter().find_map(|f| NaiveDateTime::parse_from_str(trimmed, f).ok()).ok_or_else(unreadable)?;
-            (sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0, true)
+            (sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::Lang::En).0, true)
         }
     };
     if !believable(at, now) {

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_memory::MeaningIndex;
 use sidecar_store::Store;
 use sidecar_store::StoreError;

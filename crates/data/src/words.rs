@@ -1,6 +1,6 @@
 //! The headings and speaker names of a Markdown export.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 pub(crate) struct ExportWords {
     pub title: &'static str,

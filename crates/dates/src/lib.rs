@@ -53,7 +53,7 @@ use grammar::Grammar;
 use lexicon::{Tok, Tongue};
 use resolve::{Context, Parts};
 use said::{Component, Span};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// A time read from words.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -13,7 +13,7 @@ use super::lexicon::DayPart;
 use super::said::{Component, Day, Hour, Offset, Repeat};
 use super::Reading;
 use crate::words::{self as words, DateErrorKind};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// What a date expression said, slot by slot.
 #[derive(Debug, Default, Clone)]

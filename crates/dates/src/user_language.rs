@@ -3,7 +3,7 @@
 //! app's language is. Read from the words themselves, with the date reader's function
 //! words for the rest.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// Short messages that show their language by themselves (commands said in words, a
 /// slash command spelled in Spanish); the date reader's function words cover the rest.

@@ -6,7 +6,7 @@ use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Weekday};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// Why a date could not be read. The kind is stable (tests, the tools); the text is
 /// for people.

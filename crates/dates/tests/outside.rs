@@ -18,7 +18,7 @@ use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use sidecar_dates::extract;
 use sidecar_dates::Options;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 struct Row {
     line: usize,

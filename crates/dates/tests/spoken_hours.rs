@@ -8,7 +8,7 @@
 use chrono::{Duration, NaiveDate, NaiveTime, TimeZone};
 use sidecar_dates::extract;
 use sidecar_dates::Options;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 const HOURS: [&str; 12] = ["una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"];
 /// Minutes said after the hour, and what they add (negative: before the hour).

@@ -8,7 +8,7 @@ use chrono::{NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use sidecar_dates::parse;
 use sidecar_dates::Options;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 struct Row {
     pub line: usize,

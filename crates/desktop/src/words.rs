@@ -2,7 +2,7 @@
 
 use crate::updates::rules::AddressProblem;
 use crate::updates::source::UpdateFailure;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// Why this copy cannot update itself: it was built from source.
 pub(crate) fn built_from_source(lang: Lang) -> String {

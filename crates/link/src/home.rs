@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sidecar_domain::secrets::{KeyStorage, Secrets};
+use sidecar_domain::KeyStorage;
+use sidecar_domain::Secrets;
 
 use crate::error::LinkError;
 use crate::identity::Fingerprint;
@@ -42,7 +43,7 @@ impl Home {
             _ => crate::identity::write_private(&token_file(dir), token.as_bytes())?,
         }
         let text = serde_json::to_string_pretty(self).expect("a home is JSON");
-        sidecar_domain::fsutil::write_atomically(&record(dir), text.as_bytes())?;
+        sidecar_domain::write_atomically(&record(dir), text.as_bytes())?;
         Ok(storage)
     }
 

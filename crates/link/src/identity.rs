@@ -87,7 +87,7 @@ impl Identity {
         let made = rcgen::generate_simple_self_signed(vec!["sidecar.invalid".to_string()]).map_err(|e| LinkError::Identity(e.to_string()))?;
         std::fs::create_dir_all(dir)?;
         write_private(&key_path, made.key_pair.serialize_pem().as_bytes())?;
-        sidecar_domain::fsutil::write_atomically(&cert_path, made.cert.pem().as_bytes())?;
+        sidecar_domain::write_atomically(&cert_path, made.cert.pem().as_bytes())?;
         Ok(Self { cert: made.cert.der().clone(), key: PrivatePkcs8KeyDer::from(made.key_pair.serialize_der()) })
     }
 

@@ -161,7 +161,7 @@ impl LinkServer {
             name: String,
         }
         // Before a session there is no user's choice of language: the browser's says it.
-        let lang = sidecar_domain::locale::Lang::of_tag(req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default());
+        let lang = sidecar_domain::Lang::of_tag(req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default());
         let Ok(body) = Limited::new(req.into_body(), PAIR_BODY_LIMIT).collect().await else {
             return Err(answer(StatusCode::PAYLOAD_TOO_LARGE, json!({ "error": "too_large" })));
         };

@@ -1,6 +1,6 @@
 //! What the link says to the user, in English and Spanish: each refusal with what to do.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 use crate::client::{LinkState, Refusal};
 use crate::error::{LinkError, PairingError};

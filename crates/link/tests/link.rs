@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
 use serde_json::{json, Value};
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_link::{
     pair, Addressed, CallFailure, Calls, Device, Devices, Identity, LinkClient, LinkError, LinkServer, LinkState, Listening, PairingError, Refusal,
 };

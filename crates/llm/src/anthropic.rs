@@ -58,7 +58,7 @@ impl AnthropicClient {
     }
 
     /// What this server's words are scrubbed with.
-    pub(crate) fn redactor(&self) -> &sidecar_domain::redact::Redactor {
+    pub(crate) fn redactor(&self) -> &sidecar_domain::Redactor {
         &self.endpoint.redactor
     }
 

@@ -10,7 +10,7 @@ use super::repetition::RepetitionGuard;
 use super::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use super::{ChatRequest, Completion, FinishReason};
 use crate::outcomes::{demo_cut, DemoCut};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The longest demo reply, in tokens: a few sentences.
 pub const DEMO_MAX_TOKENS: u32 = 200;

@@ -15,7 +15,7 @@ pub enum ProbeProblem {
     Offline(String),
     #[error("nothing is listening at {0}")]
     NotListening(String),
-    #[error("asked for its models, {}", crate::status_words::http_meaning(*.0, sidecar_domain::locale::Lang::En))]
+    #[error("asked for its models, {}", crate::status_words::http_meaning(*.0, sidecar_domain::Lang::En))]
     Http(u16),
     #[error("its model list could not be read: {0}")]
     Unreadable(String),
@@ -34,7 +34,7 @@ pub struct Endpoint {
     /// How this model samples; unset values are the server's own.
     pub(crate) sampling: super::sampling::Sampling,
     /// Scrubs the server's words before they reach the user or a log.
-    pub(crate) redactor: sidecar_domain::redact::Redactor,
+    pub(crate) redactor: sidecar_domain::Redactor,
     /// The server is Sidecar's own llama.cpp, which takes llama.cpp's own options.
     pub(crate) llama_cpp: bool,
 }
@@ -48,7 +48,7 @@ impl Endpoint {
             api_key,
             timeouts,
             sampling: super::sampling::Sampling::default(),
-            redactor: sidecar_domain::redact::Redactor::default(),
+            redactor: sidecar_domain::Redactor::default(),
             llama_cpp: false,
         }
     }
@@ -70,7 +70,7 @@ impl Endpoint {
 
     /// Scrubs what this server says with `redactor` (the process's keys) rather than
     /// for key shapes only.
-    pub(crate) fn redacting_with(self, redactor: sidecar_domain::redact::Redactor) -> Self {
+    pub(crate) fn redacting_with(self, redactor: sidecar_domain::Redactor) -> Self {
         Self { redactor, ..self }
     }
 
@@ -131,14 +131,14 @@ struct ModelEntry {
 /// Longest wait for a provider's check.
 const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
-impl sidecar_domain::said::Worded for ProbeProblem {
+impl sidecar_domain::Worded for ProbeProblem {
     fn spanish(&self) -> String {
         match self {
             ProbeProblem::RefusedKey(_) => "rechazó la clave de API; revísala".into(),
             ProbeProblem::NoAnswer(secs) => format!("sin respuesta en {secs} s"),
             ProbeProblem::Offline(_) => "este ordenador parece no tener conexión".into(),
             ProbeProblem::NotListening(url) => format!("no hay nada escuchando en {url}"),
-            ProbeProblem::Http(status) => format!("al pedirle sus modelos, {}", crate::status_words::http_meaning(*status, sidecar_domain::locale::Lang::Es)),
+            ProbeProblem::Http(status) => format!("al pedirle sus modelos, {}", crate::status_words::http_meaning(*status, sidecar_domain::Lang::Es)),
             ProbeProblem::Unreadable(why) => format!("no se pudo leer su lista de modelos: {why}"),
             ProbeProblem::Other(why) => why.clone(),
         }

@@ -62,7 +62,7 @@ pub fn reinforcement(tools: &[&str]) -> String {
 /// The parts of the block fixed when a turn starts (the plan is added at each call,
 /// since the model may change it between rounds).
 pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>, reinforce: Option<&str>, plan_first: Option<&str>) -> String {
-    let mut out = format!("{TIME_LINE} {}.", sidecar_domain::clock::describe(now, zone));
+    let mut out = format!("{TIME_LINE} {}.", sidecar_domain::describe_moment(now, zone));
     for line in [reinforce, plan_first].into_iter().flatten() {
         out.push('\n');
         out.push_str(line);

@@ -21,7 +21,7 @@ pub(crate) mod lasting_spawn;
 pub mod late;
 mod local_models;
 mod local_server;
-use sidecar_domain::message;
+
 // The settings the clients read (crates/settings).
 use sidecar_settings::llm::pricing;
 use sidecar_settings::llm::retry;
@@ -79,7 +79,15 @@ pub use router::{complete as complete_routed, RetryPolicy, RouteError, RouteNoti
 pub use sse::{http_client, Timeouts};
 pub use status::{ModelEvent, ModelStatus};
 
-pub use message::{ChatMessage, ChatRequest, Completion, FinishReason, ImagePart, Role, ToolCall, ToolSpec, Usage};
+pub use sidecar_domain::ChatMessage;
+pub use sidecar_domain::ChatRequest;
+pub use sidecar_domain::Completion;
+pub use sidecar_domain::FinishReason;
+pub use sidecar_domain::ImagePart;
+pub use sidecar_domain::Role;
+pub use sidecar_domain::ToolCall;
+pub use sidecar_domain::ToolSpec;
+pub use sidecar_domain::Usage;
 
 use std::time::Duration;
 
@@ -100,7 +108,7 @@ pub enum LlmError {
         after.as_secs_f64()
     )]
     Timeout { phase: TimeoutPhase, after: Duration },
-    #[error("{}", status_words::http_error(*status, message, sidecar_domain::locale::Lang::En))]
+    #[error("{}", status_words::http_error(*status, message, sidecar_domain::Lang::En))]
     Http {
         status: u16,
         message: String,
@@ -137,7 +145,7 @@ impl std::fmt::Display for TimeoutPhase {
 impl LlmError {
     /// The same error with every secret `redactor` knows removed from the
     /// server-supplied text in it.
-    pub fn scrubbed(self, redactor: &sidecar_domain::redact::Redactor) -> Self {
+    pub fn scrubbed(self, redactor: &sidecar_domain::Redactor) -> Self {
         let clean = |text: String| redactor.scrub(&text).into_owned();
         match self {
             LlmError::Unreachable { url, detail, offline } => LlmError::Unreachable { url: clean(url), detail: clean(detail), offline },
@@ -199,7 +207,7 @@ pub fn preview(text: &str, max: usize) -> String {
     format!("{}…", &text[..end])
 }
 
-impl sidecar_domain::said::Worded for LlmError {
+impl sidecar_domain::Worded for LlmError {
     fn spanish(&self) -> String {
         match self {
             LlmError::Unreachable { url, offline: true, .. } => {
@@ -219,7 +227,7 @@ impl sidecar_domain::said::Worded for LlmError {
                     after.as_secs_f64()
                 )
             }
-            LlmError::Http { status, message, .. } => status_words::http_error(*status, message, sidecar_domain::locale::Lang::Es),
+            LlmError::Http { status, message, .. } => status_words::http_error(*status, message, sidecar_domain::Lang::Es),
             LlmError::Interrupted { detail } => {
                 format!("la respuesta se cortó antes de terminar: {detail}. Lo que llegó se conserva; pulsa Reintentar (o vuelve a preguntar) para seguir")
             }
@@ -235,7 +243,7 @@ impl sidecar_domain::said::Worded for LlmError {
 #[error("the model is not available: {0}")]
 pub struct ModelUnavailable(pub String);
 
-impl sidecar_domain::said::Worded for ModelUnavailable {
+impl sidecar_domain::Worded for ModelUnavailable {
     fn spanish(&self) -> String {
         format!("el modelo no está disponible: {}", self.0)
     }

@@ -21,8 +21,8 @@ use crate::provider::Provider;
 use crate::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use crate::status::{ModelEvent, ModelStatus};
 use crate::ChatRequest;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Emitter;
+use sidecar_domain::Secrets;
 use sidecar_settings::ProviderSettings;
 use sidecar_settings::Purpose;
 use sidecar_settings::Settings;
@@ -48,7 +48,7 @@ pub struct Models {
     events: Emitter<ModelEvent>,
     status: StdMutex<ModelStatus>,
     /// The language status messages are said in.
-    lang: sidecar_domain::locale::Lang,
+    lang: sidecar_domain::Lang,
     secrets: Arc<Secrets>,
     /// Where every call's usage is recorded.
     store: Store,
@@ -72,7 +72,7 @@ impl Models {
         events: Emitter<ModelEvent>,
         store: Store,
         budget: Arc<crate::budget::Budget>,
-        lang: sidecar_domain::locale::Lang,
+        lang: sidecar_domain::Lang,
     ) -> Self {
         let settings = owner.current();
         let configured = build_configured(&settings, &secrets);
@@ -297,7 +297,7 @@ impl Models {
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
                 // The header's words are the user's language's.
-                let reason = sidecar_domain::said::Worded::said_in(&error, self.lang);
+                let reason = sidecar_domain::Worded::said_in(&error, self.lang);
                 stand_in_reason = Some(reason.clone());
                 if !chain.demo_stands_in && self.local_choice.read().expect("settings lock").is_demo() && self.settings().local_model.runtime.is_some() {
                     // Not started to add nothing; the header still says who answers next.
@@ -327,7 +327,7 @@ impl Models {
                 demo: is_demo_reply(provider_id, model),
             },
             Ok(routed) => ready(&routed.provider_id, &routed.model),
-            Err(error) => ModelStatus::Unavailable { message: sidecar_domain::said::Worded::said_in(error, self.lang) },
+            Err(error) => ModelStatus::Unavailable { message: sidecar_domain::Worded::said_in(error, self.lang) },
         });
         routed
     }
@@ -349,9 +349,9 @@ impl Models {
         let offline = self.settings().local_model.runtime.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
-            Err(problem) if offline => self.offline_standing_in(&first.id, &sidecar_domain::said::Worded::said_in(&problem, self.lang)),
+            Err(problem) if offline => self.offline_standing_in(&first.id, &sidecar_domain::Worded::said_in(&problem, self.lang)),
             Err(problem) => ModelStatus::Unavailable {
-                message: crate::outcomes::provider_down(&first.id, &sidecar_domain::said::Worded::said_in(&problem, self.lang), self.lang),
+                message: crate::outcomes::provider_down(&first.id, &sidecar_domain::Worded::said_in(&problem, self.lang), self.lang),
             },
         };
         self.set_status(status.clone());
@@ -365,7 +365,7 @@ impl Models {
     }
 
     /// The language the core's own words were fixed in at start.
-    pub fn lang(&self) -> sidecar_domain::locale::Lang {
+    pub fn lang(&self) -> sidecar_domain::Lang {
         self.lang
     }
 

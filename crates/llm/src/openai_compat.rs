@@ -220,7 +220,7 @@ impl OpenAiClient {
     }
 
     /// What this server's words are scrubbed with.
-    pub(crate) fn redactor(&self) -> &sidecar_domain::redact::Redactor {
+    pub(crate) fn redactor(&self) -> &sidecar_domain::Redactor {
         &self.endpoint.redactor
     }
 

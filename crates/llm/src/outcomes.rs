@@ -1,6 +1,6 @@
 //! How a turn that did not end cleanly is said, at the end of the stored reply.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The header's word for a provider that did not answer its check.
 pub(crate) fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {

@@ -8,7 +8,7 @@ use super::local_server::LocalServer;
 use super::openai_compat::OpenAiClient;
 use super::sse::{http_client, Timeouts};
 use super::{ChatRequest, Completion, LlmError};
-use sidecar_domain::redact::Redactor;
+use sidecar_domain::Redactor;
 use sidecar_settings::ProviderKind;
 use sidecar_settings::ProviderSettings;
 

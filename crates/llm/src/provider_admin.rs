@@ -4,7 +4,7 @@
 
 use crate::endpoint::ProbeProblem;
 use crate::sampling::{OutOfRange, Sampling};
-use sidecar_domain::said::Worded;
+use sidecar_domain::Worded;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -15,8 +15,8 @@ use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
 use crate::provider::Provider;
 use crate::sse::Timeouts;
 use crate::{ChatMessage, ChatRequest};
-use sidecar_domain::secrets::KeyStorage;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::KeyStorage;
+use sidecar_domain::Secrets;
 use sidecar_settings::Change;
 use sidecar_settings::ProviderKind;
 use sidecar_settings::ProviderSettings;

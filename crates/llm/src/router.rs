@@ -124,7 +124,7 @@ pub async fn complete(
     Err(RouteError::NoProviders)
 }
 
-impl sidecar_domain::said::Worded for RouteError {
+impl sidecar_domain::Worded for RouteError {
     fn spanish(&self) -> String {
         match self {
             RouteError::NoProviders => "no hay ningún modelo configurado para esto; añade un proveedor en Ajustes".into(),

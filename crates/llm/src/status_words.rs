@@ -2,7 +2,7 @@
 //! errors say "the provider refused the API key", never "HTTP 401" (the first-hour
 //! p5). The number stays in the log.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// "the provider refused the API key; check it in Settings → Model providers".
 pub fn http_meaning(status: u16, lang: Lang) -> String {

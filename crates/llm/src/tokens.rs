@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 
 use tiktoken_rs::CoreBPE;
 
-use sidecar_domain::memo::{content_key, Memo};
+use sidecar_domain::content_key;
+use sidecar_domain::Memo;
 
 fn encoder() -> &'static CoreBPE {
     static ENCODER: OnceLock<CoreBPE> = OnceLock::new();

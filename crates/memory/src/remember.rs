@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_tools::parse_arguments;
 use sidecar_tools::schema_of;
 use sidecar_tools::Tool;
@@ -48,7 +48,7 @@ impl Tool for RememberFact {
     fn description(&self) -> &'static str {
         "Save a fact about the user (health, preferences, work, relationships, schedule, goals) so it is remembered in future conversations. At most 3 per reply."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Remember facts about you", "Recordar datos sobre ti").into()
     }
 

@@ -4,7 +4,7 @@
 //! view reads the file's facts first.
 
 use chrono::NaiveDate;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_memory::{Category, KnowledgeStore};
 
 #[tokio::test]

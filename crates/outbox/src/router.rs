@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
 use futures_util::future::BoxFuture;
-use sidecar_domain::channel::Channel;
+use sidecar_domain::Channel;
 
 /// What kind of proactive message this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

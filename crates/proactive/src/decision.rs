@@ -11,7 +11,7 @@ use super::config::ProactiveConfig;
 use super::rules::{greeting_window, Block, Decision};
 use super::state::ProactiveState;
 use crate::words::decision as decision_words;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_llm::ChatMessage;
 
 /// What the model is told; also what `/proactive context` shows.
@@ -119,7 +119,7 @@ pub(crate) fn parse(text: &str) -> Result<Decision, Block> {
     let start = text.find('{');
     let end = text.rfind('}');
     let (Some(start), Some(end)) = (start, end) else {
-        return Err(Block::Malformed(format!("no JSON object in the answer: {}", sidecar_domain::text::shorten(text, 120))));
+        return Err(Block::Malformed(format!("no JSON object in the answer: {}", sidecar_domain::shorten(text, 120))));
     };
     if end < start {
         return Err(Block::Malformed("no JSON object in the answer".into()));

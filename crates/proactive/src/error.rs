@@ -1,6 +1,7 @@
 //! Why proactivity could not be read or changed, worded in both languages.
 
-use sidecar_domain::said::{Refused, Worded};
+use sidecar_domain::Refused;
+use sidecar_domain::Worded;
 use sidecar_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]

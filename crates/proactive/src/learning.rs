@@ -10,7 +10,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use sidecar_domain::channel::Channel;
+use sidecar_domain::Channel;
 use sidecar_outbox::MessageType;
 
 /// A user message this soon after a spontaneous one answers it.

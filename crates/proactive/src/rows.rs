@@ -53,11 +53,8 @@ impl ProactiveRows<'_> {
 
     /// A spontaneous message's kind (greeting, checkin, contextual) and the channel it
     /// was kept on; `None` when `message_id` is not one.
-    pub(crate) async fn spontaneous_kind(
-        &self,
-        message_id: i64,
-    ) -> Result<Option<(sidecar_outbox::MessageType, sidecar_domain::channel::Channel)>, StoreError> {
-        use sidecar_domain::channel::Channel;
+    pub(crate) async fn spontaneous_kind(&self, message_id: i64) -> Result<Option<(sidecar_outbox::MessageType, sidecar_domain::Channel)>, StoreError> {
+        use sidecar_domain::Channel;
         let row: Option<(Option<String>, Option<Channel>)> =
             sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
                 .bind(message_id)

@@ -17,8 +17,8 @@ use super::events::ProactiveEvent;
 use super::rules::{self, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 use sidecar_llm::ChatRequest;
 use sidecar_llm::Models;
 use sidecar_memory::KnowledgeStore;
@@ -45,7 +45,7 @@ pub struct ProactiveService {
     /// Notified when the settings change, so the loop re-reads them.
     changed: tokio::sync::Notify,
     /// Where "quiet now" is told when it changes.
-    events: sidecar_domain::emitter::Emitter<ProactiveEvent>,
+    events: sidecar_domain::Emitter<ProactiveEvent>,
     /// Whether a message is a command to Sidecar (`/quiet`, "be quiet"), which is not
     /// the user talking: the conversation's commands, handed in by the assembly.
     is_command: fn(&str) -> bool,
@@ -63,7 +63,7 @@ impl ProactiveService {
         knowledge: Arc<KnowledgeStore>,
         router: MessageRouter,
         brain: BrainLock,
-        events: sidecar_domain::emitter::Emitter<ProactiveEvent>,
+        events: sidecar_domain::Emitter<ProactiveEvent>,
         is_command: fn(&str) -> bool,
         clock: Clock,
         lang: Lang,
@@ -99,7 +99,7 @@ impl ProactiveService {
 
     /// Saves the user's choices; the loop picks them up at once.
     pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, ProactiveError> {
-        config.validate().map_err(sidecar_domain::said::Refused)?;
+        config.validate().map_err(sidecar_domain::Refused)?;
         self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
         let state = self.store.proactive().proactive_state().await?;

@@ -11,7 +11,7 @@ use super::state::Channel;
 use crate::events::ProactiveEvent;
 use crate::words::Lang;
 use futures_util::future::BoxFuture;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 use sidecar_llm::ChatMessage;
 use sidecar_outbox::MessageType;
 use sidecar_outbox::{History, Kind, Outgoing, Sink};
@@ -82,7 +82,7 @@ impl Sink for ChatSink {
         Box::pin(async move {
             let reminder = message.kind == Kind::Reminder;
             let (conversation_id, message_id) = self.post(message, self.channel).await?;
-            let first_line = sidecar_domain::text::first_line(&message.chat);
+            let first_line = sidecar_domain::first_line(&message.chat);
             match message.reminder_id {
                 Some(reminder_id) if reminder => {
                     self.reminders.publish(ReminderEvent::ReminderDelivered { conversation_id, message_id, reminder_id, late: message.late, first_line })
@@ -101,7 +101,7 @@ impl Sink for ChatSink {
 
 /// Prints proactive messages on the daemon's terminal, stamped with the user's time.
 pub struct ConsoleSink {
-    pub clock: sidecar_domain::clock::Clock,
+    pub clock: sidecar_domain::Clock,
 }
 
 impl Sink for ConsoleSink {

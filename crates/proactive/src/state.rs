@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::greeting::GreetingKind;
 
-pub use sidecar_domain::channel::Channel;
+pub use sidecar_domain::Channel;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]

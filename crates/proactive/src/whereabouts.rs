@@ -5,7 +5,7 @@
 use futures_util::future::BoxFuture;
 
 use super::rows::ProactiveStore;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_outbox::SinkPreferences;
 use sidecar_outbox::{Presence, Whereabouts};
 use sidecar_store::Store;

@@ -6,8 +6,8 @@ use super::events::ReminderEvent;
 use super::scheduler::Deliver;
 use crate::rows::Reminder;
 use crate::words::ReminderText;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 use sidecar_outbox::Kind;
 use sidecar_outbox::MessageRouter;
 use sidecar_outbox::Outgoing;
@@ -73,7 +73,7 @@ impl Deliver for RoutedReminders {
                     message_id,
                     reminder_id: reminder.id,
                     late: true,
-                    first_line: sidecar_domain::text::first_line(&note.chat),
+                    first_line: sidecar_domain::first_line(&note.chat),
                 }),
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }

@@ -2,7 +2,9 @@
 
 use super::ics::IcsError;
 use sidecar_dates::DateError;
-use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
+use sidecar_domain::CannotWrite;
+use sidecar_domain::EmptyMessage;
+use sidecar_domain::Worded;
 use sidecar_store::StoreError;
 
 /// A reminder said with a date and no hour ("el próximo martes", "in two weeks"):
@@ -14,7 +16,7 @@ pub struct HourQuestion {
 
 impl HourQuestion {
     /// The question, with hours said the way the reader understands them.
-    pub fn words(&self, lang: sidecar_domain::locale::Lang) -> String {
+    pub fn words(&self, lang: sidecar_domain::Lang) -> String {
         crate::words::hour_question(self.day, lang)
     }
 }
@@ -48,7 +50,7 @@ pub enum ReminderError {
     #[error(transparent)]
     Date(#[from] DateError),
     /// A date with no hour: the question to put to the user.
-    #[error("{}", .0.words(sidecar_domain::locale::Lang::En))]
+    #[error("{}", .0.words(sidecar_domain::Lang::En))]
     NeedsHour(HourQuestion),
     #[error(transparent)]
     Calendar(#[from] IcsError),
@@ -75,7 +77,7 @@ impl Worded for ReminderError {
             ReminderError::Empty(e) => e.spanish(),
             // Worded in the language of the words it could not read.
             ReminderError::Date(e) => e.to_string(),
-            ReminderError::NeedsHour(q) => q.words(sidecar_domain::locale::Lang::Es),
+            ReminderError::NeedsHour(q) => q.words(sidecar_domain::Lang::Es),
             ReminderError::Calendar(e) => e.spanish(),
             ReminderError::CannotWrite(e) => e.spanish(),
             ReminderError::Store(e) => e.spanish(),

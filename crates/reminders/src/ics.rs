@@ -9,7 +9,7 @@ use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, E
 use crate::rows::Reminder;
 use crate::words::{unread, Why};
 use sidecar_dates::{next_after, too_frequent, too_frequent_by_its_frequency};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// A reminder read from a calendar, ready to store.
 #[derive(Debug, Clone, PartialEq)]
@@ -332,7 +332,7 @@ fn split_title(title: &str, notes: Option<&str>) -> (String, Option<String>) {
 /// zone Sidecar does not know. A local time the clocks skip (a DST gap) moves forward
 /// by the gap, as RFC 5545 says; one that happens twice is the first.
 fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(DateTime<Utc>, Tz, bool)> {
-    let local = |naive: &chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
+    let local = |naive: &chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::Lang::En).0;
     match start {
         DatePerhapsTime::Date(date) => Some((local(&date.and_time(all_day), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),
@@ -344,7 +344,7 @@ fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(Dat
     }
 }
 
-impl sidecar_domain::said::Worded for IcsError {
+impl sidecar_domain::Worded for IcsError {
     fn spanish(&self) -> String {
         match self {
             IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({}); expórtalo desde tu aplicación de calendario como .ics", why.said(Lang::Es)),

@@ -26,7 +26,7 @@ pub use crate::words::ReminderText;
 use sidecar_dates::DateError;
 use sidecar_dates::DateErrorKind;
 use sidecar_dates::Reading;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The reminders a Reminders page shows, in its groups.
 #[derive(Debug, Clone, Default, serde::Serialize, ts_rs::TS)]

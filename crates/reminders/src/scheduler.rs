@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::rows::Reminder;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

@@ -21,10 +21,12 @@ use crate::words as reminder_words;
 use sidecar_dates as dates;
 use sidecar_dates::Options;
 use sidecar_dates::Reading;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
-use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
+use sidecar_domain::CannotWrite;
+use sidecar_domain::Clock;
+use sidecar_domain::Emitter;
+use sidecar_domain::EmptyMessage;
+use sidecar_domain::Lang;
+use sidecar_domain::Worded;
 
 mod edits;
 use sidecar_outbox::MessageRouter;
@@ -301,7 +303,9 @@ impl ReminderService {
     /// with no hour ("el 1 de cada mes", "every year on March 3") stays all-day, as in
     /// a calendar: rent day and birthdays are days, not appointments.
     pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
-        use sidecar_domain::word_overlap::{fold, overlap, significant};
+        use sidecar_domain::word_overlap::fold;
+        use sidecar_domain::word_overlap::overlap;
+        use sidecar_domain::word_overlap::significant;
         if self.asks_hour(reading) {
             return Err(ReminderError::NeedsHour(crate::error::HourQuestion { day: reading.local().date_naive() }));
         }
@@ -401,7 +405,7 @@ impl ReminderService {
     pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, ReminderError> {
         let path = dir.join("sidecar-reminders.ics");
         let text = self.export_ics().await?;
-        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CannotWrite::new(&path, e))?;
+        sidecar_domain::write_atomically(&path, text.as_bytes()).map_err(|e| CannotWrite::new(&path, e))?;
         Ok(path)
     }
 

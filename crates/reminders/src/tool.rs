@@ -61,7 +61,7 @@ impl Tool for SetReminder {
     fn description(&self) -> &'static str {
         "Set a reminder, one-off or repeating. Pass the time as the user said it; if it is unclear the error says what to ask."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Set reminders", "Poner recordatorios").into()
     }
     fn parameters(&self) -> Value {
@@ -109,7 +109,7 @@ impl Tool for ListReminders {
     fn description(&self) -> &'static str {
         "List the pending reminders with their ids, local times and zones."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("List reminders", "Ver los recordatorios").into()
     }
     fn parameters(&self) -> Value {
@@ -143,7 +143,7 @@ impl Tool for FindReminder {
     fn description(&self) -> &'static str {
         "Find pending reminders whose message contains the words, to get the id for cancel or snooze. If several match, ask the user which one."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Find a reminder", "Buscar un recordatorio").into()
     }
     fn parameters(&self) -> Value {
@@ -178,7 +178,7 @@ impl Tool for CancelReminder {
     fn description(&self) -> &'static str {
         "Cancel a pending reminder by id."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Cancel reminders", "Cancelar recordatorios").into()
     }
     fn parameters(&self) -> Value {
@@ -212,7 +212,7 @@ impl Tool for SnoozeReminder {
     fn description(&self) -> &'static str {
         "Show a reminder again a number of minutes from now. A reminder not due yet keeps its own time (the snooze is an extra one-off)."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Snooze reminders", "Posponer recordatorios").into()
     }
     fn parameters(&self) -> Value {

@@ -1,7 +1,7 @@
 //! How a delivered reminder reads, in the user's language.
 
 use crate::rows::Reminder;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// How a delivered reminder reads, in the user's language: the notification's title
 /// and body, and the line in the chat. Words rather than an emoji: not every desktop

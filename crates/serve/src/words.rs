@@ -1,6 +1,6 @@
 //! What Settings → Connections says about the MCP endpoint.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The endpoint is on, but its port could not be used.
 pub(crate) fn port_unusable(port: u16, error: &str, lang: Lang) -> String {

@@ -29,7 +29,7 @@ fn edit(path: &Path, change: impl FnOnce(&mut DocumentMut)) -> Result<(), Settin
     };
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
     change(&mut doc);
-    sidecar_domain::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
+    sidecar_domain::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
 }
 
 /// Replaces the `[[providers]]` list and `routing.chat` in the file at `path`.
@@ -366,7 +366,7 @@ fn table_at<'d>(doc: &'d mut DocumentMut, path: &[&str]) -> &'d mut Table {
     table
 }
 
-impl sidecar_domain::said::Worded for SettingsFileError {
+impl sidecar_domain::Worded for SettingsFileError {
     fn spanish(&self) -> String {
         match self {
             SettingsFileError::Read { path, source } => format!("no se puede leer {path}: {source}"),

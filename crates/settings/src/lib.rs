@@ -550,7 +550,7 @@ impl Settings {
     }
 }
 
-impl sidecar_domain::said::Worded for SettingsError {
+impl sidecar_domain::Worded for SettingsError {
     fn spanish(&self) -> String {
         match self {
             SettingsError::Read { path, source } => format!("no se puede leer el archivo de ajustes {}: {source}", path.display()),

@@ -115,7 +115,7 @@ impl Settings {
 
     fn check_names(&self) -> Result<(), String> {
         if let Some(address) = self.updates.address.as_deref().filter(|a| !a.trim().is_empty()) {
-            if sidecar_domain::address::check_address(address).is_err() {
+            if sidecar_domain::check_address(address).is_err() {
                 return Err(format!("updates.address must be an https:// address (plain http:// only to this computer, localhost), not \"{address}\""));
             }
         }

@@ -4,7 +4,7 @@
 //! crash or a full disk leaves whole conversations or none.
 
 use super::{Store, StoreError};
-use sidecar_domain::message::Role;
+use sidecar_domain::Role;
 
 /// A message as another app kept it.
 #[derive(Debug, Clone, Copy)]

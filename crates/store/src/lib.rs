@@ -94,7 +94,7 @@ impl SchemaState {
 pub struct Store {
     pool: SqlitePool,
     /// Stamps every row it writes.
-    clock: sidecar_domain::clock::Clock,
+    clock: sidecar_domain::Clock,
 }
 
 /// Runs SQLite's `quick_check` on an existing file through a read-only connection, so a
@@ -171,7 +171,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Self { pool, clock: sidecar_domain::clock::system_clock() };
+        let store = Self { pool, clock: sidecar_domain::system_clock() };
         let state = store.schema_state().await?;
         if let Some(found) = state.unknown {
             store.pool.close().await;
@@ -205,7 +205,7 @@ impl Store {
 
     /// The same database, stamping rows with `clock` (the companion's, so a test at a
     /// fixed time writes that time).
-    pub fn with_clock(self, clock: sidecar_domain::clock::Clock) -> Self {
+    pub fn with_clock(self, clock: sidecar_domain::Clock) -> Self {
         Self { clock, ..self }
     }
 
@@ -218,7 +218,7 @@ impl Store {
     }
 
     /// The clock rows are stamped with.
-    pub fn clock(&self) -> &sidecar_domain::clock::Clock {
+    pub fn clock(&self) -> &sidecar_domain::Clock {
         &self.clock
     }
 
@@ -285,7 +285,7 @@ pub fn utc(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-impl sidecar_domain::said::Worded for StoreError {
+impl sidecar_domain::Worded for StoreError {
     fn spanish(&self) -> String {
         match self {
             StoreError::CreateDir { path, source } => format!("no se puede crear la carpeta de datos {path}: {source}"),

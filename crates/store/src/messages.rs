@@ -4,10 +4,12 @@ use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
 
 use super::{Store, StoreError};
-use sidecar_domain::channel::Channel;
-use sidecar_domain::message::{ChatMessage, ToolCall, Usage};
+use sidecar_domain::Channel;
+use sidecar_domain::ChatMessage;
+use sidecar_domain::ToolCall;
+use sidecar_domain::Usage;
 
-pub use sidecar_domain::message::Role;
+pub use sidecar_domain::Role;
 
 /// How a stored message came to an end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ts_rs::TS)]

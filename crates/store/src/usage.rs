@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Store, StoreError};
-use sidecar_domain::message::Usage;
+use sidecar_domain::Usage;
 
 /// One model call to record.
 #[derive(Debug, Clone)]

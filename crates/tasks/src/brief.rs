@@ -4,7 +4,7 @@
 //! writes the day itself ([`facts`]); a model able to adds a few lines on top ([`prompt`]). Each part is capped, so the whole prompt stays small (the goal is under 2,000
 //! tokens with the system prompt).
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// Items of one part, at most.
 const ITEMS: usize = 8;

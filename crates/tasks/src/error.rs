@@ -1,7 +1,7 @@
 //! What can go wrong when the user makes or changes a task, in both languages.
 
 use sidecar_dates::DateError;
-use sidecar_domain::said::Worded;
+use sidecar_domain::Worded;
 use sidecar_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]

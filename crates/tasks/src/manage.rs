@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 use crate::catch_up::CatchUp;
 use crate::error::TasksError;

@@ -4,8 +4,8 @@
 //! runs the work it is handed and tells [`Tasks::finish`] how it went.
 
 use chrono::{DateTime, Utc};
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

@@ -1,6 +1,6 @@
 //! What the tasks say to the user, in their language.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// Why a task stopped running by itself, with what to do.
 pub fn paused_after_failures(lang: Lang, last_error: &str) -> String {

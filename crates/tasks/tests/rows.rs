@@ -90,7 +90,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
         })
         .await
         .unwrap();
-    let tasks = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
+    let tasks = Tasks::new(store.clone(), sidecar_domain::Emitter::new(|_| {}));
     let now = Utc::now();
     // Created after its first occurrences: those before its creation are not due.
     let look = tasks.look(now).await.unwrap();
@@ -105,7 +105,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     assert!(tasks.look(later).await.unwrap().work.is_empty());
     // Another process starting meanwhile (a daemon beside `sidecar tasks run`) leaves the
     // attempt to the process that runs it.
-    let starting = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
+    let starting = Tasks::new(store.clone(), sidecar_domain::Emitter::new(|_| {}));
     assert!(starting.recover().await.unwrap().is_empty(), "still under way in this process");
     // The same pid given to a later process (pids wrap, the computer restarted): not the
     // process that runs it, so the attempt is handed out again.
@@ -119,7 +119,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     sqlx::query("UPDATE task_runs SET pid = ? WHERE id = ?").bind(i64::from(gone.id())).bind(run_id).execute(store.pool()).await.unwrap();
     let recovered = starting.recover().await.unwrap();
     assert!(matches!(recovered[..], [Work::Run { run_id: again, .. }] if again == run_id));
-    assert_eq!(tasks.finish(task.id, run_id, Ok("Still on until Friday."), sidecar_domain::locale::Lang::En).await.unwrap(), None);
+    assert_eq!(tasks.finish(task.id, run_id, Ok("Still on until Friday."), sidecar_domain::Lang::En).await.unwrap(), None);
     assert!(tasks.recover().await.unwrap().is_empty());
 
     // Three failures in a row pause it, said in the user's language.
@@ -128,7 +128,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     for _ in 0..3 {
         at += chrono::Duration::hours(1);
         let Work::Run { run_id, .. } = tasks.look(at).await.unwrap().work.remove(0) else { panic!("a run") };
-        said = tasks.finish(task.id, run_id, Err("sin red"), sidecar_domain::locale::Lang::Es).await.unwrap();
+        said = tasks.finish(task.id, run_id, Err("sin red"), sidecar_domain::Lang::Es).await.unwrap();
     }
     assert_eq!(said.as_deref(), Some("En pausa tras tres ejecuciones fallidas seguidas (la última: sin red). Arregla lo que necesita y reanúdala."));
     assert!(tasks.look(at + chrono::Duration::hours(1)).await.unwrap().work.is_empty(), "a paused task does not run");

@@ -18,10 +18,10 @@ pub struct Asking {
 }
 
 impl Asking {
-    pub fn said_in(&self, lang: sidecar_domain::locale::Lang) -> &'static str {
+    pub fn said_in(&self, lang: sidecar_domain::Lang) -> &'static str {
         match lang {
-            sidecar_domain::locale::Lang::En => self.en,
-            sidecar_domain::locale::Lang::Es => self.es,
+            sidecar_domain::Lang::En => self.en,
+            sidecar_domain::Lang::Es => self.es,
         }
     }
 }

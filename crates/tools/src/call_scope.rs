@@ -9,5 +9,5 @@ pub struct CallScope {
     /// The chat the call was made in ("Allow in this chat" holds there).
     pub conversation_id: Option<i64>,
     /// Where the user who can grant permission is.
-    pub channel: Option<sidecar_domain::channel::Channel>,
+    pub channel: Option<sidecar_domain::Channel>,
 }

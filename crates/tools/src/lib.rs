@@ -48,7 +48,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use sidecar_domain::redact::Redactor;
+use sidecar_domain::Redactor;
 use sidecar_llm::ToolCall;
 use sidecar_llm::ToolSpec;
 
@@ -74,7 +74,7 @@ pub trait Tool: Send + Sync {
     fn description(&self) -> &str;
     /// What it does in a few of the user's words ("Search the web"), for the lists a
     /// person picks tools from (Settings → Tasks). Read from the name unless the tool says.
-    fn title(&self, _lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, _lang: sidecar_domain::Lang) -> String {
         title::from_function_name(self.name())
     }
     /// JSON schema of the arguments object.

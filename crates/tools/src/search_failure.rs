@@ -26,7 +26,7 @@ impl From<SearchFailure> for super::ToolError {
     }
 }
 
-impl sidecar_domain::said::Worded for SearchFailure {
+impl sidecar_domain::Worded for SearchFailure {
     fn spanish(&self) -> String {
         match self {
             SearchFailure::Unreachable { service, detail } => {

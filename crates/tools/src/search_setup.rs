@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use sidecar_domain::said::{AddressRefusal, Worded};
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::AddressRefusal;
+use sidecar_domain::Secrets;
+use sidecar_domain::Worded;
 use sidecar_settings::Change;
 use sidecar_settings::SearchBackend;
 use sidecar_settings::SettingsFileError;

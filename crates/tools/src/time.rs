@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 
 pub struct GetCurrentTime {
     pub clock: Clock,
@@ -28,7 +28,7 @@ impl Tool for GetCurrentTime {
     fn description(&self) -> &'static str {
         "Current date and time in the user's time zone, or in another IANA time zone if given."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Date and time", "Fecha y hora").into()
     }
 

@@ -32,7 +32,7 @@ impl Tool for GetWeather {
     fn description(&self) -> &'static str {
         "Current weather and a daily forecast for a place (temperatures in °C, wind in km/h)."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Weather", "El tiempo").into()
     }
 

@@ -13,7 +13,7 @@ use super::search_failure::SearchFailure;
 pub use super::search_result::SearchResult;
 use super::search_setup::SearchSetup;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Secrets;
 use sidecar_settings::SearchBackend;
 use sidecar_settings::SettingsOwner;
 use sidecar_settings::WebSearchSettings;
@@ -46,7 +46,7 @@ impl Tool for WebSearch {
     fn description(&self) -> &'static str {
         "Search the web. Returns results with title, url and snippet; use read_url to read a page."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Search the web", "Buscar en la web").into()
     }
 

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_voice::word_errors;
 use sidecar_voice::word_errors_unaccented;
 use sidecar_voice::Audio;

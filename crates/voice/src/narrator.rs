@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 
 use crate::events::VoiceEvent;
 use crate::sentences::Sentences;

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 use crate::error::VoiceError;
 use crate::voicing::Voicing;

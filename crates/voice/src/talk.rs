@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 
 use crate::error::VoiceError;
 use crate::events::VoiceEvent;

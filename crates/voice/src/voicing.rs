@@ -2,7 +2,7 @@
 //! through which speakers. The voices on offer are this module's; `[voice]` in
 //! settings.toml names one of them (an unknown name is the language's first).
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_settings::VoiceSettings;
 
 /// One voice on offer: an espeak-ng voice (with its variant) for one language.

@@ -1,7 +1,7 @@
 //! What a person is told when their voice could not be turned into words, in their
 //! language, with what to do about it.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 use crate::error::VoiceError;
 

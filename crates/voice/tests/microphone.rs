@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_voice::word_errors;
 use sidecar_voice::Language;
 use sidecar_voice::Listening;
@@ -99,7 +99,7 @@ fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
     // and the recording's own words are what is handed over.
     let drafts = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let seen = drafts.clone();
-    let events = sidecar_domain::emitter::Emitter::new(move |event| {
+    let events = sidecar_domain::Emitter::new(move |event| {
         if let sidecar_voice::VoiceEvent::VoiceHeard { text } = event {
             seen.lock().unwrap().push(text);
         }

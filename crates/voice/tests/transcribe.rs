@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_voice::word_errors;
 use sidecar_voice::Audio;
 use sidecar_voice::Language;

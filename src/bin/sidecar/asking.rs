@@ -12,7 +12,7 @@ use tokio::sync::{mpsc::Receiver, Mutex};
 
 pub(crate) struct TerminalAsker {
     pub lines: Arc<Mutex<Receiver<String>>>,
-    pub lang: sidecar_domain::locale::Lang,
+    pub lang: sidecar_domain::Lang,
 }
 
 impl Asker for TerminalAsker {

@@ -77,7 +77,7 @@ pub(crate) async fn connections(companion: &Companion, command: ConnectionsComma
             let issued = hosting.tokens.issue(&name, &scopes).await?;
             println!("{}", issued.token);
             eprintln!("Allowed {name}: {}. Send it as 'Authorization: Bearer …' to http://127.0.0.1:{}/v1/ (the app or `sidecar daemon` serves it when [connections] serve_http is on).", Scope::join(&scopes), companion.settings().connections.http_port);
-            if let sidecar_domain::secrets::KeyStorage::Session { reason } = issued.storage {
+            if let sidecar_domain::KeyStorage::Session { reason } = issued.storage {
                 eprintln!("No keychain ({reason}): Settings cannot show this token again; keep it now.");
             }
         }

@@ -55,7 +55,7 @@ pub(crate) async fn export(companion: &Companion, format: ExportChoice, checkpoi
     let text = if checkpoints { companion.context().checkpoints_markdown().await?.1 } else { companion.data().export(format).await? };
     match output {
         Some(path) => {
-            sidecar_domain::fsutil::write_atomically(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            sidecar_domain::write_atomically(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             eprintln!("Exported to {}.", path.display());
         }
         None => print!("{text}"),

@@ -247,11 +247,11 @@ enum Command {
 async fn main() {
     pipe::end_quietly_when_closed();
     let cli = Cli::parse();
-    let log_dir = sidecar_domain::logging::log_dir(&sidecar_domain::paths::data_dir(cli.data_dir.as_deref()));
+    let log_dir = sidecar_domain::log_dir(&sidecar_domain::data_dir(cli.data_dir.as_deref()));
     // One redactor for the process: the log writer scrubs with it, and `Secrets` gives
     // it every key it reads.
-    let redactor = sidecar_domain::redact::Redactor::default();
-    let log_guard = sidecar_domain::logging::init("warn", Some(&log_dir), &redactor);
+    let redactor = sidecar_domain::Redactor::default();
+    let log_guard = sidecar_domain::init_logging("warn", Some(&log_dir), &redactor);
     let code = match run(cli, redactor).await {
         Ok(code) => code,
         Err(e) => {
@@ -264,7 +264,7 @@ async fn main() {
     std::process::exit(code);
 }
 
-async fn run(cli: Cli, redactor: sidecar_domain::redact::Redactor) -> anyhow::Result<i32> {
+async fn run(cli: Cli, redactor: sidecar_domain::Redactor) -> anyhow::Result<i32> {
     let options =
         CompanionOptions { channel: sidecar_proactive::Channel::Cli, ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref(), redactor)? };
     if let Command::ParseDate { json, tz, now, text } = &cli.command {

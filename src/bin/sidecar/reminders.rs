@@ -12,12 +12,12 @@ pub(crate) fn parse_date(
     now: Option<&str>,
     json: bool,
     all_day: chrono::NaiveTime,
-    lang: sidecar_domain::locale::Lang,
+    lang: sidecar_domain::Lang,
 ) -> anyhow::Result<i32> {
     use sidecar_dates as dates;
     let zone: chrono_tz::Tz = match zone {
         Some(name) if explicit_zone => name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?,
-        configured => sidecar_domain::clock::resolve_zone(configured).0,
+        configured => sidecar_domain::resolve_zone(configured).0,
     };
     let now = match now {
         Some(t) => chrono::DateTime::parse_from_rfc3339(t)

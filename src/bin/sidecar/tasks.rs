@@ -138,7 +138,7 @@ fn line(companion: &Companion, view: &TaskView) -> String {
     let tools = if view.tools.is_empty() { String::new() } else { format!(" · tools: {}", view.tools.join(", ")) };
     let last = view.runs.first().map(|r| format!(" · last: {:?}", r.state).to_lowercase()).unwrap_or_default();
     // A title and its words are the user's or a model's: printed, they must not drive the terminal.
-    let one_line = sidecar_domain::text::one_line;
+    let one_line = sidecar_domain::one_line;
     format!("{} · {} · {}{tools}{last}", one_line(&view.title), one_line(&view.when), one_line(&next))
 }
 
@@ -153,7 +153,7 @@ fn done(companion: &Companion, result: Result<(), sidecar::CompanionError>, what
 }
 
 fn said(companion: &Companion, error: &sidecar::CompanionError, json: bool) -> anyhow::Result<i32> {
-    let message = sidecar_domain::said::said_whole(error, companion.lang());
+    let message = sidecar_domain::said_whole(error, companion.lang());
     if json {
         println!("{}", json!({"ok": false, "error": message}));
     } else {

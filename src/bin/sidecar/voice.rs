@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_voice::Audio;
 use sidecar_voice::Language;
 use sidecar_voice::Recording;

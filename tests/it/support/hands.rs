@@ -22,8 +22,8 @@ impl Hands {
     }
 
     /// The companion's clock, showing these hands.
-    pub fn clock(&self) -> sidecar_domain::clock::Clock {
+    pub fn clock(&self) -> sidecar_domain::Clock {
         let hands = self.clone();
-        sidecar_domain::clock::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
+        sidecar_domain::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
     }
 }

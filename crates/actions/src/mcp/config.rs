@@ -177,10 +177,8 @@ fn without_password(address: &str) -> String {
 
 /// A remote server is reached over https, or over plain http on this computer only.
 fn encrypted_or_local(server: &str, address: String) -> Result<String, ConfigError> {
-    match sidecar_domain::address::check_address(&address) {
-        Err(sidecar_domain::address::AddressProblem::NotEncrypted) => {
-            Err(ConfigError::NotEncrypted { server: server.into(), address: without_password(&address) })
-        }
+    match sidecar_domain::check_address(&address) {
+        Err(sidecar_domain::AddressProblem::NotEncrypted) => Err(ConfigError::NotEncrypted { server: server.into(), address: without_password(&address) }),
         _ => Ok(address),
     }
 }
@@ -227,7 +225,7 @@ impl McpConfig {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|source| ConfigError::Write { path: path.into(), source })?;
         }
-        sidecar_domain::fsutil::write_atomically(path, text.as_bytes()).map_err(|source| ConfigError::Write { path: path.into(), source })
+        sidecar_domain::write_atomically(path, text.as_bytes()).map_err(|source| ConfigError::Write { path: path.into(), source })
     }
 
     /// Turns the server `name` on or off; whether there is one.

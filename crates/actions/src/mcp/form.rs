@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{ConfigError, ServerEntry, KEYCHAIN};
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Secrets;
 
 /// One environment variable or header.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]

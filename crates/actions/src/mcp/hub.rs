@@ -16,7 +16,7 @@ use super::session::Session;
 pub use super::status::{ServerState, ServerStatus};
 use super::tool::{McpTool, Slot};
 use crate::mcp::events::McpEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 use sidecar_tools::Tool;
 use sidecar_tools::ToolDefinition;
 
@@ -47,12 +47,12 @@ pub struct McpHub {
     servers: Mutex<BTreeMap<String, Running>>,
     on_tools: ToolsChanged,
     /// Where the secrets typed in Settings are kept.
-    secrets: Arc<sidecar_domain::secrets::Secrets>,
+    secrets: Arc<sidecar_domain::Secrets>,
 }
 
 impl McpHub {
     /// Must be called inside the runtime the servers will run on.
-    pub fn new(path: PathBuf, events: Emitter<McpEvent>, on_tools: ToolsChanged, secrets: Arc<sidecar_domain::secrets::Secrets>) -> Arc<Self> {
+    pub fn new(path: PathBuf, events: Emitter<McpEvent>, on_tools: ToolsChanged, secrets: Arc<sidecar_domain::Secrets>) -> Arc<Self> {
         Arc::new(Self { runtime: tokio::runtime::Handle::current(), path, events, servers: Mutex::default(), on_tools, secrets })
     }
 

@@ -11,7 +11,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value};
-use sidecar_domain::redact::Redactor;
+use sidecar_domain::Redactor;
 use std::collections::HashMap;
 use tokio::sync::watch;
 

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use sidecar_domain::redact::Redactor;
+use sidecar_domain::Redactor;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// The bytes of stderr kept.

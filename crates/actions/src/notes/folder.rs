@@ -272,7 +272,7 @@ impl NotesFolder {
     }
 
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), NotesError> {
-        sidecar_domain::fsutil::write_atomically(path, bytes).map_err(io)?;
+        sidecar_domain::write_atomically(path, bytes).map_err(io)?;
         self.seen.lock().expect("seen lock").insert(path.to_path_buf(), digest(bytes));
         Ok(())
     }

@@ -90,7 +90,7 @@ impl Kind {
         }
     }
 
-    fn title(self, lang: sidecar_domain::locale::Lang) -> &'static str {
+    fn title(self, lang: sidecar_domain::Lang) -> &'static str {
         let (en, es) = match self {
             Kind::List => ("List notes", "Ver las notas"),
             Kind::Read => ("Read notes", "Leer notas"),
@@ -145,7 +145,7 @@ impl Tool for NoteTool {
         &self.definition.description
     }
 
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         self.kind.title(lang).into()
     }
 

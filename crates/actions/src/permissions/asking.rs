@@ -14,7 +14,7 @@ use tokio::sync::oneshot;
 use super::grant::Choice;
 use super::question::Question;
 use crate::permissions::events::PermissionEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 
 /// How long a question waits before it counts as Deny.
 pub const PATIENCE: Duration = Duration::from_secs(5 * 60);
@@ -106,11 +106,11 @@ pub struct WindowQuestions {
     waiting: Mutex<BTreeMap<u64, (Question, oneshot::Sender<Choice>)>>,
     patience: Duration,
     /// The language the cards are titled in.
-    lang: sidecar_domain::locale::Lang,
+    lang: sidecar_domain::Lang,
 }
 
 impl WindowQuestions {
-    pub fn new(events: Emitter<PermissionEvent>, lang: sidecar_domain::locale::Lang) -> Self {
+    pub fn new(events: Emitter<PermissionEvent>, lang: sidecar_domain::Lang) -> Self {
         Self { events, next_id: AtomicU64::new(1), waiting: Mutex::default(), patience: PATIENCE, lang }
     }
 

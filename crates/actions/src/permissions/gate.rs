@@ -11,7 +11,7 @@ use super::asking::{either, Answer, Asker, AskingTime, Nobody};
 use super::grant::{Choice, Grant, Pinned};
 use super::policy::{decide, Standing, Verdict};
 use super::question::Question;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_settings::Change;
 use sidecar_settings::SettingsFileError;
 use sidecar_settings::SettingsOwner;

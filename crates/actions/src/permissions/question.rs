@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use sidecar_domain::channel::Channel;
+use sidecar_domain::Channel;
 
 /// One question to the user: may this tool run with these arguments?
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]

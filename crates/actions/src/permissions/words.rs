@@ -3,7 +3,7 @@
 
 use crate::permissions::grant::Choice;
 use crate::permissions::Question;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The question, with the full arguments and the answers it understands.
 pub fn question(question: &Question, lang: Lang) -> String {

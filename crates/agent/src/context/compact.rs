@@ -8,9 +8,10 @@
 
 use serde_json::{Map, Value};
 
-use sidecar_domain::memo::{content_key, Memo};
-use sidecar_domain::text::shorten;
-use sidecar_domain::text::truncate_middle;
+use sidecar_domain::content_key;
+use sidecar_domain::shorten;
+use sidecar_domain::truncate_middle;
+use sidecar_domain::Memo;
 
 /// Keys whose string values are kept whole (up to `KEY_TEXT_CHARS`).
 const KEY_FIELDS: &[&str] = &[

@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::CheckpointBody;
-use sidecar_domain::text::{shorten, truncate_middle};
+use sidecar_domain::shorten;
+use sidecar_domain::truncate_middle;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::Role;
 use sidecar_memory::potential_facts;

@@ -10,7 +10,7 @@ use super::plan::PlanBoard;
 use crate::context::rows::Summary;
 use crate::driver::{ShapeMeasures, Shaper};
 use crate::events::ChatEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::Chain;
 use sidecar_llm::ChatMessage;
@@ -111,7 +111,7 @@ pub(crate) struct TurnShaper<'a> {
     /// The late block's parts fixed at the turn's start.
     pub late: String,
     /// The language a prompt that cannot fit is said in.
-    pub lang: sidecar_domain::locale::Lang,
+    pub lang: sidecar_domain::Lang,
     pub plans: &'a PlanBoard,
     /// The context service's long tool outputs, compacted or summarised.
     pub compactions: &'a Compactions,

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::compact::Compactions;
-use sidecar_domain::text::truncate_middle;
+use sidecar_domain::truncate_middle;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::Role;
 use sidecar_settings::ContextSettings;

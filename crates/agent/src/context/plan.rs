@@ -6,7 +6,7 @@ use crate::context::rows::ContextStore;
 use std::sync::Mutex;
 
 use crate::events::ChatEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

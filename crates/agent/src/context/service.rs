@@ -22,8 +22,8 @@ use crate::context::rows::Summary;
 use crate::error::TurnError;
 use crate::events::ChatEvent;
 use crate::prompt;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Clock;
+use sidecar_domain::Emitter;
 use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::Chain;
 use sidecar_llm::ChatMessage;
@@ -230,7 +230,7 @@ impl ContextService {
         self.flush_facts(&digest).await;
         self.log_unsaved_facts(conversation_id, evicted);
         let checkpoint = self.save_checkpoint(conversation_id, "auto", digest.checkpoint.clone(), chain, evicted).await?;
-        let text = sidecar_domain::text::truncate_middle(&digest.summary, summary_budget(limits), &count);
+        let text = sidecar_domain::truncate_middle(&digest.summary, summary_budget(limits), &count);
         let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
         let id = self.store.context().add_summary(conversation_id, upto, &text).await?;
         Ok((Summary { id, upto_message_id: upto, text }, checkpoint.id))
@@ -527,8 +527,8 @@ impl ContextService {
         let dir = self.data_dir.as_path().join("exports");
         let path = dir.join(name);
         std::fs::create_dir_all(&dir)
-            .and_then(|_| sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()))
-            .map_err(|e| sidecar_domain::said::CannotWrite::new(&path, e))?;
+            .and_then(|_| sidecar_domain::write_atomically(&path, text.as_bytes()))
+            .map_err(|e| sidecar_domain::CannotWrite::new(&path, e))?;
         Ok(path)
     }
 }
@@ -563,7 +563,7 @@ pub(crate) fn cap_log(path: &std::path::Path, cap: u64) -> std::io::Result<()> {
     let lines: Vec<&str> = start.collect();
     let tail: String = lines.iter().rev().map(|line| format!("{line}\n")).collect();
     tracing::info!(path = %path.display(), kept = lines.len(), "the truncated-messages log outgrew its cap; its oldest lines went");
-    sidecar_domain::fsutil::write_atomically(path, tail.as_bytes())
+    sidecar_domain::write_atomically(path, tail.as_bytes())
 }
 
 /// Messages (the user's and replies) after which a checkpoint is written on its own.

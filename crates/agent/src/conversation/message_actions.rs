@@ -63,7 +63,7 @@ impl ConversationService {
             return Err(TurnError::Busy);
         }
         if text.trim().is_empty() {
-            return Err(TurnError::Empty(sidecar_domain::said::EmptyMessage));
+            return Err(TurnError::Empty(sidecar_domain::EmptyMessage));
         }
         let conversation_id = self.with.store.conversations().current_conversation().await?;
         let message = self

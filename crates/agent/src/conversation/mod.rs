@@ -16,10 +16,10 @@ use crate::events::ChatEvent;
 use crate::inbox::{Entry, Inbox, QueuedMessage};
 use crate::slash::{self, Command};
 use crate::turn::TurnEnd;
-use sidecar_domain::channel::Channel;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Channel;
+use sidecar_domain::Clock;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::Models;
 use sidecar_llm::Usage;
@@ -191,7 +191,7 @@ impl ConversationService {
         };
         async move {
             match step {
-                Step::Empty => Err(TurnError::Empty(sidecar_domain::said::EmptyMessage)),
+                Step::Empty => Err(TurnError::Empty(sidecar_domain::EmptyMessage)),
                 // Commands are answered at once, even while a reply is being written.
                 Step::Command(command) => {
                     let conversation_id = self.with.store.conversations().current_conversation().await?;
@@ -351,7 +351,7 @@ impl ConversationService {
         asked_in: i64,
         said_id: i64,
         command: Command,
-        lang: sidecar_domain::locale::Lang,
+        lang: sidecar_domain::Lang,
         channel: Channel,
     ) -> Result<TurnOutcome, TurnError> {
         let stop_turn = || self.stop();
@@ -370,7 +370,7 @@ impl ConversationService {
         let conversation_id = self.with.store.conversations().current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
-            Err(error) => (sidecar_domain::said::said_whole(&error, lang), MessageStatus::Error),
+            Err(error) => (sidecar_domain::said_whole(&error, lang), MessageStatus::Error),
         };
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let outcome = self.post_answer(conversation_id, said_id, reply, status, meta, channel).await?;
@@ -466,7 +466,7 @@ impl ConversationService {
                     tracing::warn!(%error, "turn failed");
                     self.with.events.publish(ChatEvent::TurnFailed {
                         conversation_id,
-                        message: sidecar_domain::said::said_whole(error, self.with.lang),
+                        message: sidecar_domain::said_whole(error, self.with.lang),
                         retryable: error.is_retryable(),
                     });
                 }

@@ -7,8 +7,8 @@ use crate::error::TurnError;
 use crate::words::intent as say;
 use sidecar_dates::moment_words;
 use sidecar_dates::zone_words;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Clock;
+use sidecar_domain::Lang;
 use sidecar_memory::KnowledgeStore;
 use sidecar_memory::SaveOutcome;
 use sidecar_reminders::words as reminder_words;
@@ -61,7 +61,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
         // "…15 minutes before my 10:00 with Ana": the calendar's event gives the day.
         match hands.reminders.set_before_event_in(sentence, Some(asked_in)).await {
             Some(Ok(set)) => return said(reminder_set_answer(&set, lang), true),
-            Some(Err(error)) => return said(sidecar_domain::said::said_whole(&error, lang), false),
+            Some(Err(error)) => return said(sidecar_domain::said_whole(&error, lang), false),
             None => {}
         }
     }

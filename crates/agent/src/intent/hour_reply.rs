@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// A reminder request waiting for the next message to complete it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! `/stop`, `/clear`, `/proactive …`, "be quiet").
 
 use crate::context::checkpoint::CheckpointStatus;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The facts `/status` reports, already formatted where they are times.
 pub(crate) struct StatusFacts<'a> {

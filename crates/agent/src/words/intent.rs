@@ -2,7 +2,7 @@
 //! reminder set, cancelled, snoozed or listed, a fact kept. In the language the user
 //! wrote in.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 pub(crate) fn reminder_set(message: &str, when: &str, zone: &str, rule: Option<&str>, note: Option<&str>, lang: Lang) -> String {
     let mut text = match lang {

@@ -6,4 +6,4 @@ pub mod commands;
 pub mod intent;
 pub mod plans;
 
-pub use sidecar_domain::locale::Lang;
+pub use sidecar_domain::Lang;

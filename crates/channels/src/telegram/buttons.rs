@@ -10,7 +10,7 @@ use teloxide_core::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMa
 
 use super::Telegram;
 use crate::source::IncomingMessage;
-use sidecar_domain::channel::Channel;
+use sidecar_domain::Channel;
 
 /// One button per `(label, word)`, one per row (the labels are long).
 pub(crate) fn keyboard(buttons: &[(String, String)]) -> InlineKeyboardMarkup {

@@ -25,8 +25,8 @@ use crate::backoff::Backoff;
 use crate::source::IncomingMessage;
 use crate::voice_note;
 use crate::words;
-use sidecar_domain::channel::Channel;
-use sidecar_domain::redact::Redactor;
+use sidecar_domain::Channel;
+use sidecar_domain::Redactor;
 
 /// Telegram clears "typing…" after about 5 s; it is renewed a little sooner.
 const TYPING_EVERY: Duration = Duration::from_millis(4_500);

@@ -24,7 +24,6 @@ use teloxide_core::Bot;
 use tokio_util::sync::CancellationToken;
 
 use super::arrivals::Arrivals;
-use super::channel::Channel;
 use super::health::Health;
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
@@ -33,6 +32,7 @@ use gate::PairingCode;
 use paired::PairedChats;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
+use sidecar_domain::Channel;
 use sidecar_outbox::{Outgoing, Sink};
 use sidecar_proactive::SinkId;
 use sidecar_settings::TelegramSettings;

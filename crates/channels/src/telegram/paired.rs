@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::RwLock;
 
 use crate::events::ChannelEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 use sidecar_settings::Change;
 use sidecar_settings::SettingsOwner;
 

@@ -26,7 +26,6 @@ use tokio_util::sync::CancellationToken;
 
 use super::arrivals::Arrivals;
 use super::backoff::Backoff;
-use super::channel::Channel;
 use super::health::{Health, Link};
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
@@ -36,6 +35,7 @@ use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
+use sidecar_domain::Channel;
 use sidecar_outbox::{Outgoing, Sink};
 use sidecar_proactive::SinkId;
 use sidecar_settings::WhatsappSettings;

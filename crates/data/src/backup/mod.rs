@@ -154,7 +154,7 @@ fn daily_name(today: NaiveDate) -> String {
     format!("daily-{}.{EXTENSION}", today.format("%Y-%m-%d"))
 }
 
-impl sidecar_domain::said::Worded for BackupError {
+impl sidecar_domain::Worded for BackupError {
     fn spanish(&self) -> String {
         match self {
             BackupError::Write { path, source } => format!("no se puede escribir la copia {}: {source}", path.display()),

@@ -34,7 +34,7 @@ pub fn schedule(data_dir: &Path, file: &Path) -> std::io::Result<()> {
         return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} is not a backup file", file.display())));
     }
     let text = serde_json::to_string(&Pending { file: file.to_path_buf() }).expect("serialisable");
-    sidecar_domain::fsutil::write_atomically(&data_dir.join(PENDING), text.as_bytes())
+    sidecar_domain::write_atomically(&data_dir.join(PENDING), text.as_bytes())
 }
 
 /// Carries out a noted restore, if any (settings are kept as they are); what it did.
@@ -63,7 +63,7 @@ pub async fn apply(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Ut
     };
     tracing::info!(?note, "restore asked for from the app");
     let text = serde_json::to_string(&note).expect("serialisable");
-    if let Err(error) = sidecar_domain::fsutil::write_atomically(&data_dir.join(RESULT), text.as_bytes()) {
+    if let Err(error) = sidecar_domain::write_atomically(&data_dir.join(RESULT), text.as_bytes()) {
         tracing::warn!(%error, "could not keep the restore's outcome for the app");
     }
     Some(note)

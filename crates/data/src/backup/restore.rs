@@ -101,7 +101,7 @@ pub async fn restore(
     }
     if let Some(config) = settings_to {
         let bytes = std::fs::read(staging.path().join("settings.toml")).map_err(swap)?;
-        sidecar_domain::fsutil::write_atomically(config, &bytes).map_err(swap)?;
+        sidecar_domain::write_atomically(config, &bytes).map_err(swap)?;
     }
     Ok(Restored { files: manifest.files.len(), created_at: manifest.created_at, aside, settings })
 }

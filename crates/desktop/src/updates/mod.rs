@@ -15,10 +15,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::updates::events::UpdateEvent;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
-use sidecar_domain::said::{Refused, Worded};
+use sidecar_domain::Clock;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
+use sidecar_domain::Refused;
+use sidecar_domain::Worded;
 use sidecar_settings::Change;
 use sidecar_settings::SettingsFileError;
 use sidecar_settings::SettingsOwner;

@@ -23,5 +23,5 @@ pub(crate) fn read(path: &Path) -> LookRecord {
 
 pub(crate) fn write(path: &Path, record: &LookRecord) -> std::io::Result<()> {
     let bytes = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
-    sidecar_domain::fsutil::write_atomically(path, &bytes)
+    sidecar_domain::write_atomically(path, &bytes)
 }

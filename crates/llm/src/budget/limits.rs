@@ -103,7 +103,7 @@ impl LimitsForm {
     }
 }
 
-impl sidecar_domain::said::Worded for LimitsProblem {
+impl sidecar_domain::Worded for LimitsProblem {
     fn spanish(&self) -> String {
         match self {
             LimitsProblem::NotAnAmount(currency) => format!("un límite es una cantidad de cero o más, en {currency}"),

@@ -25,8 +25,8 @@ use serde::Serialize;
 use crate::budget::events::BudgetEvent;
 use crate::budget::rows::{NewHold, Spending};
 use crate::pricing::PriceTable;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Clock;
+use sidecar_domain::Emitter;
 use sidecar_settings::BudgetSettings;
 use sidecar_settings::Settings;
 use sidecar_store::Store;
@@ -95,11 +95,11 @@ pub struct Budget {
     /// Warnings this process gave, so each is said once.
     warned: Mutex<BTreeSet<String>>,
     me: Weak<Budget>,
-    lang: sidecar_domain::locale::Lang,
+    lang: sidecar_domain::Lang,
 }
 
 impl Budget {
-    pub fn new(store: Store, clock: Clock, events: Emitter<BudgetEvent>, settings: &Settings, lang: sidecar_domain::locale::Lang) -> Arc<Self> {
+    pub fn new(store: Store, clock: Clock, events: Emitter<BudgetEvent>, settings: &Settings, lang: sidecar_domain::Lang) -> Arc<Self> {
         Arc::new_cyclic(|me| Self {
             store,
             clock,

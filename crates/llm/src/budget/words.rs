@@ -2,7 +2,7 @@
 //! and 100%, and amounts in the user's currency.
 
 use crate::budget::tally::{OverBudget, Period, Scope, Standing};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// `usd` in the user's currency ("4.20 EUR").
 pub fn amount(usd: f64, currency: &str, usd_rate: f64) -> String {

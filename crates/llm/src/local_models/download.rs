@@ -310,7 +310,7 @@ async fn hash_existing(part: &std::path::Path) -> std::io::Result<(Sha256, u64)>
     }
 }
 
-impl sidecar_domain::said::Worded for PullError {
+impl sidecar_domain::Worded for PullError {
     fn spanish(&self) -> String {
         match self {
             PullError::NotGgufUrl(url) => {

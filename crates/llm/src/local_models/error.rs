@@ -4,7 +4,7 @@ use super::download::PullError;
 use super::library::LibraryError;
 use crate::sampling::OutOfRange;
 use crate::ModelUnavailable;
-use sidecar_domain::said::Worded;
+use sidecar_domain::Worded;
 use sidecar_settings::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]

@@ -259,7 +259,7 @@ fn fixed_size(kind: u32) -> Option<u64> {
     }
 }
 
-impl sidecar_domain::said::Worded for GgufError {
+impl sidecar_domain::Worded for GgufError {
     fn spanish(&self) -> String {
         match self {
             GgufError::NotGguf(path) => format!("{path} no es un archivo de modelo GGUF (no empieza por «GGUF»)"),

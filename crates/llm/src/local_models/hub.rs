@@ -17,7 +17,7 @@ use super::error::HubError;
 use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
 use crate::local_models::events::LocalModelEvent;
 use crate::model::Models;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 use sidecar_settings::Change;
 
 /// A catalogue entry as the model manager shows it.
@@ -69,11 +69,11 @@ pub struct ModelHub {
     memory_bytes: u64,
     running: Mutex<HashMap<String, CancellationToken>>,
     /// The language a failed download is said in.
-    lang: sidecar_domain::locale::Lang,
+    lang: sidecar_domain::Lang,
 }
 
 impl ModelHub {
-    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, lang: sidecar_domain::locale::Lang) -> Self {
+    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, lang: sidecar_domain::Lang) -> Self {
         let memory_bytes = super::machine::total_memory();
         Self { library: ModelLibrary::new(data_dir), downloader: Downloader::new(memory_bytes), models, events, memory_bytes, lang, running: Mutex::default() }
     }
@@ -190,7 +190,7 @@ impl ModelHub {
                         received_bytes: received,
                         total_bytes: None,
                         phase: DownloadPhase::Failed,
-                        message: Some(sidecar_domain::said::Worded::said_in(&error, hub.lang)),
+                        message: Some(sidecar_domain::Worded::said_in(&error, hub.lang)),
                     }
                 }
             };

@@ -140,7 +140,7 @@ impl ModelLibrary {
     }
 }
 
-impl sidecar_domain::said::Worded for LibraryError {
+impl sidecar_domain::Worded for LibraryError {
     fn spanish(&self) -> String {
         match self {
             LibraryError::Unknown(name) => format!("no hay ningún modelo llamado «{name}» en la carpeta de modelos; `sidecar models list` los muestra"),

@@ -60,7 +60,7 @@ pub(crate) fn keep(data_dir: &Path, name: &str, bytes: &[u8]) -> Result<Attachme
     let path = folder(data_dir).join(&file);
     if !path.exists() {
         std::fs::create_dir_all(folder(data_dir))
-            .and_then(|()| sidecar_domain::fsutil::write_atomically(&path, bytes))
+            .and_then(|()| sidecar_domain::write_atomically(&path, bytes))
             .map_err(|e| AttachError::Unreadable { name: name.into(), why: format!("it could not be kept in {}: {e}", path.display()) })?;
     }
     Ok(Attachment {

@@ -13,7 +13,7 @@ pub mod images;
 
 use serde::{Deserialize, Serialize};
 
-use sidecar_domain::text::truncate_middle;
+use sidecar_domain::truncate_middle;
 use sidecar_store::AttachedFile;
 
 /// Largest file read, in bytes: beyond this an attachment is refused before reading.
@@ -183,7 +183,7 @@ pub fn split(content: &str) -> Option<(String, Vec<AttachedFile>)> {
     Some((typed, attached))
 }
 
-impl sidecar_domain::said::Worded for AttachError {
+impl sidecar_domain::Worded for AttachError {
     fn spanish(&self) -> String {
         match self {
             AttachError::Image { name } => {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The profile's fields, as the form shows them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]

@@ -14,7 +14,7 @@ use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
 use super::meaning::{FactJudge, FactNearness, Nearness};
 use super::profile_form::ProfileFields;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 pub(crate) const SOUL_FILE: &str = "SOUL.md";
 pub(crate) const USER_FILE: &str = "user.md";
@@ -137,11 +137,11 @@ impl KnowledgeStore {
         for (name, template) in [(SOUL_FILE, soul), (USER_FILE, user), (LEARNINGS_FILE, learnings_template.as_str())] {
             let path = dir.join(name);
             if !path.exists() {
-                sidecar_domain::fsutil::write_atomically(&path, template.as_bytes())
+                sidecar_domain::write_atomically(&path, template.as_bytes())
                     .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             }
         }
-        sidecar_domain::fsutil::remove_leftover_temp_files(&dir);
+        sidecar_domain::remove_leftover_temp_files(&dir);
         let learnings = Learnings::from_bytes(&read_bytes(&dir.join(LEARNINGS_FILE))?);
         let malformed = learnings.malformed();
         tracing::info!(facts = learnings.facts().count(), unparsed = malformed.len(), "loaded learnings");
@@ -238,7 +238,7 @@ impl KnowledgeStore {
         let outcome = facts::remember_near(&mut changed, text, category, today, nearness);
         if !matches!(outcome, SaveOutcome::Rejected { .. }) {
             let path = self.dir.join(LEARNINGS_FILE);
-            sidecar_domain::fsutil::write_atomically(&path, &changed.render_bytes())
+            sidecar_domain::write_atomically(&path, &changed.render_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
             self.version.fetch_add(1, Ordering::Relaxed);
@@ -255,7 +255,7 @@ impl KnowledgeStore {
         let merged = pairs.iter().filter(|(a, b)| facts::merge(&mut changed, a, b)).count();
         if merged > 0 {
             let path = self.dir.join(LEARNINGS_FILE);
-            sidecar_domain::fsutil::write_atomically(&path, &changed.render_bytes())
+            sidecar_domain::write_atomically(&path, &changed.render_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
             self.version.fetch_add(1, Ordering::Relaxed);
@@ -297,7 +297,7 @@ impl KnowledgeStore {
         let mut changed = doc.clone();
         apply(&mut changed, index, category, fact);
         let path = self.dir.join(LEARNINGS_FILE);
-        sidecar_domain::fsutil::write_atomically(&path, &changed.render_bytes())
+        sidecar_domain::write_atomically(&path, &changed.render_bytes())
             .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         *doc = changed;
         self.version.fetch_add(1, Ordering::Relaxed);
@@ -408,8 +408,7 @@ impl KnowledgeStore {
         if content_version(&current) != expected_version {
             return Err(stale(file));
         }
-        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes())
-            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        sidecar_domain::write_atomically(&path, text.as_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(content_version(text))
     }
@@ -434,7 +433,7 @@ impl KnowledgeStore {
         for (file, text, (before, _)) in [(ProfileFile::Soul, &soul_text, &soul_now), (ProfileFile::User, &user_text, &user)] {
             if text != before {
                 let path = self.dir.join(file.name());
-                sidecar_domain::fsutil::write_atomically(&path, text.as_bytes())
+                sidecar_domain::write_atomically(&path, text.as_bytes())
                     .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             }
         }
@@ -493,7 +492,7 @@ impl ProfileFile {
 
 /// A short fingerprint of a file's text (not for security: to notice edits).
 fn content_version(text: &str) -> String {
-    let (hash, len) = sidecar_domain::memo::content_key(text);
+    let (hash, len) = sidecar_domain::content_key(text);
     format!("{hash:016x}-{len}")
 }
 
@@ -505,7 +504,7 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>, KnowledgeError> {
     std::fs::read(path).map_err(|source| KnowledgeError::Read { path: path.display().to_string(), source })
 }
 
-impl sidecar_domain::said::Worded for KnowledgeError {
+impl sidecar_domain::Worded for KnowledgeError {
     fn spanish(&self) -> String {
         match self {
             KnowledgeError::Read { path, source } => format!("no se puede leer {path}: {source}"),

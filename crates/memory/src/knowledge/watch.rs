@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use super::store::{KnowledgeStore, LEARNINGS_FILE, SOUL_FILE, USER_FILE};
 use crate::knowledge::events::MemoryEvent;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::Emitter;
 
 pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
 

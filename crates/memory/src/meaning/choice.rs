@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::gemma::GemmaFiles;
 use super::weights::{self, WeightsError, WEIGHTS_ENV};
 use super::EmbedError;
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::Secrets;
 use sidecar_settings::EmbeddingsBackend;
 use sidecar_settings::Settings;
 use sidecar_settings::EMBEDDINGS_KEY_ID;

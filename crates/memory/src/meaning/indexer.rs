@@ -32,8 +32,9 @@ use crate::knowledge::events::MemoryEvent;
 use crate::knowledge::meaning::Thresholds;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::rows::PendingText;
-use sidecar_domain::emitter::{Emitter, Subscriber};
-use sidecar_domain::memo::Memo;
+use sidecar_domain::Emitter;
+use sidecar_domain::Memo;
+use sidecar_domain::Subscriber;
 use sidecar_store::Store;
 
 /// Texts embedded per call: large enough to use every core, small enough that a quit

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::choice::EmbedderChoice;
 use super::indexer::{MeaningIndex, MeaningState, MeaningStatus};
-use sidecar_domain::said::{AddressRefusal, Worded};
-use sidecar_domain::secrets::Secrets;
+use sidecar_domain::AddressRefusal;
+use sidecar_domain::Secrets;
+use sidecar_domain::Worded;
 use sidecar_settings::Change;
 use sidecar_settings::EmbeddingsBackend;
 use sidecar_settings::EmbeddingsSettings;

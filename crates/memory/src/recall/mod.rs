@@ -37,7 +37,7 @@ use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::indexer::MeaningIndex;
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use crate::meaning::EmbedError;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_store::FoundText;
 use sidecar_store::Store;
 use sidecar_store::StoreError;

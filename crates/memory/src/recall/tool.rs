@@ -34,7 +34,7 @@ impl Tool for RecallTool {
     fn description(&self) -> &'static str {
         "Search everything the user ever said, every saved fact, and the summaries and checkpoints of earlier work, including what is no longer in this conversation. Returns snippets with their source and date."
     }
-    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Search past conversations and memory", "Buscar en conversaciones pasadas y en la memoria").into()
     }
 

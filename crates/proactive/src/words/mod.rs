@@ -4,4 +4,4 @@
 pub mod decision;
 pub mod proactive;
 
-pub use sidecar_domain::locale::Lang;
+pub use sidecar_domain::Lang;

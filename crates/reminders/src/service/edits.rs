@@ -1,7 +1,7 @@
 //! A pending reminder changed by hand: cancelled, the cancel undone, its words or its
 //! time edited (the Reminders page, the chat, the CLI).
 
-use sidecar_domain::said::EmptyMessage;
+use sidecar_domain::EmptyMessage;
 
 use super::ReminderService;
 use crate::error::ReminderError;

@@ -19,8 +19,8 @@ use super::error::ApiError;
 use crate::connections::hosting::Hosting;
 use sidecar_agent::ChatEvent;
 use sidecar_agent::TurnOutcome;
-use sidecar_domain::channel::Channel;
-use sidecar_domain::emitter::Subscriber;
+use sidecar_domain::Channel;
+use sidecar_domain::Subscriber;
 
 /// The model name clients give and get back.
 pub(crate) const MODEL: &str = "sidecar";

@@ -43,8 +43,8 @@ pub struct ApiParts {
     pub recall: Arc<sidecar_memory::Recall>,
     pub knowledge: Arc<sidecar_memory::KnowledgeStore>,
     pub reminders: Arc<sidecar_reminders::ReminderService>,
-    pub chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::ChatEvent>,
-    pub clock: sidecar_domain::clock::Clock,
+    pub chat_events: sidecar_domain::Subscriber<sidecar_agent::ChatEvent>,
+    pub clock: sidecar_domain::Clock,
     pub requests_per_minute: u32,
 }
 
@@ -54,8 +54,8 @@ pub struct LocalApi {
     knowledge: Arc<sidecar_memory::KnowledgeStore>,
     reminders: Arc<sidecar_reminders::ReminderService>,
     /// The turns' events, for a streamed completion.
-    chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::ChatEvent>,
-    clock: sidecar_domain::clock::Clock,
+    chat_events: sidecar_domain::Subscriber<sidecar_agent::ChatEvent>,
+    clock: sidecar_domain::Clock,
     limit: Mutex<limit::RateLimit>,
 }
 

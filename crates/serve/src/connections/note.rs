@@ -3,7 +3,7 @@
 //! when away), and kept out of what the model reads, so another program's words never
 //! become instructions to Sidecar.
 
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 use sidecar_outbox::{Kind, MessageRouter, Outgoing};
 
 /// The longest note a program may leave, in characters.

@@ -4,7 +4,7 @@
 
 use super::client::{Client, ClientState, Logged, Scope};
 use crate::connections::rows::ConnectionsStore;
-use sidecar_domain::clock::Clock;
+use sidecar_domain::Clock;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

@@ -11,8 +11,9 @@ use sha2::{Digest, Sha256};
 
 use super::client::Scope;
 use super::service::Connections;
-use sidecar_domain::clock::Clock;
-use sidecar_domain::secrets::{KeyStorage, Secrets};
+use sidecar_domain::Clock;
+use sidecar_domain::KeyStorage;
+use sidecar_domain::Secrets;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

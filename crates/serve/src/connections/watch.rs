@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::client::ClientState;
 use super::service::Connections;
 use crate::connections::events::ConnectionEvent;
-use sidecar_domain::emitter::Emitter;
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Emitter;
+use sidecar_domain::Lang;
 
 /// How often the app looks for programs that connected.
 pub const LOOK_EVERY: Duration = Duration::from_secs(5);

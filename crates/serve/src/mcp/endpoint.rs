@@ -35,7 +35,7 @@ pub struct McpEndpoint {
 impl McpEndpoint {
     /// Listens on 127.0.0.1:`port` (0: any free port) and serves `server` until
     /// stopped; a running endpoint is replaced.
-    pub async fn start(&self, server: SidecarServer, api: crate::api::LocalApi, port: u16, lang: sidecar_domain::locale::Lang) -> std::io::Result<SocketAddr> {
+    pub async fn start(&self, server: SidecarServer, api: crate::api::LocalApi, port: u16, lang: sidecar_domain::Lang) -> std::io::Result<SocketAddr> {
         self.stop();
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
             Ok(listener) => listener,

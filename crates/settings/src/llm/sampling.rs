@@ -93,7 +93,7 @@ impl Sampling {
     }
 }
 
-impl sidecar_domain::said::Worded for OutOfRange {
+impl sidecar_domain::Worded for OutOfRange {
     fn spanish(&self) -> String {
         let name = match self.name {
             "temperature" => "la temperatura",

@@ -14,7 +14,7 @@ use crate::desktop::{DesktopSettings, LanguageChoice, Theme};
 use crate::file::SettingsFileError;
 use crate::owner::{Change, DesktopChange, SettingsOwner};
 pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY, DEFAULT_TALK_HOTKEY};
-use sidecar_domain::locale::Lang;
+use sidecar_domain::Lang;
 
 /// The preferences as Settings shows them.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
