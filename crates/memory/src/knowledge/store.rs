@@ -385,13 +385,11 @@ impl KnowledgeStore {
         Ok(())
     }
 
-    /// Re-reads `learnings.md` after an edit outside Sidecar.
+    /// Re-reads `learnings.md` after an edit outside Sidecar: the lines it could not read.
     pub fn reload(&self) -> Result<Vec<Malformed>, KnowledgeError> {
-        let doc = Learnings::from_bytes(&read_bytes(&self.dir.join(LEARNINGS_FILE))?);
-        let malformed = doc.malformed();
-        *self.learnings.lock().expect("learnings lock") = doc;
-        self.version.fetch_add(1, Ordering::Relaxed);
-        Ok(malformed)
+        let bytes = read_bytes(&self.dir.join(LEARNINGS_FILE))?;
+        let mut doc = self.learnings.lock().expect("learnings lock");
+        Ok(self.take_in(&mut doc, &bytes).unwrap_or_else(|| doc.malformed()))
     }
 
     /// SOUL.md or user.md as it is on disk, with a version to detect edits made since.
