@@ -342,6 +342,20 @@ def drag(start, end, steps=40):
     subprocess.run(["xdotool", "mouseup", "1"], check=True)
 
 
+def settled(window, still=1.0, timeout=20):
+    """The window's geometry once it has not changed for `still` seconds."""
+    deadline = time.time() + timeout
+    seen, since = geometry(window), time.time()
+    while time.time() < deadline:
+        time.sleep(0.1)
+        now = geometry(window)
+        if now != seen:
+            seen, since = now, time.time()
+        elif time.time() - since >= still:
+            return now
+    raise TimeoutError(f"the window did not stand still within {timeout}s (last at {seen})")
+
+
 def test_a_drag_moves_it_and_a_restart_keeps_the_place(desktop, compositor, tmp_path):
     data = tmp_path / "data"
     config = character_config(tmp_path)
@@ -349,14 +363,17 @@ def test_a_drag_moves_it_and_a_restart_keeps_the_place(desktop, compositor, tmp_
     try:
         window = wait_until(lambda: character_windows(desktop), 15, "no character window")[0]
         to_character(session)
-        x, y, _, _ = geometry(window)
+        # Pressed only once the page has its start and the window stands still: a press
+        # read from a place the window was about to leave lands beside the character.
+        wait_until(lambda: mood(session) == "idle", 30, "not idle")
+        x, y, _, _ = settled(window)
         drag((x + 56, y + 60), (400, 300))
         # The window follows the pointer through the shell a moment later: wait for it
         # to reach the drop, not for the first step.
         def near_the_drop():
             at = geometry(character_windows(desktop)[0])[:2]
             return at if abs(at[0] - (400 - 56)) <= 2 and abs(at[1] - (300 - 60)) <= 2 else None
-        moved = wait_until(near_the_drop, 30, "the drag did not bring it to the drop")
+        moved = wait_until(near_the_drop, 30, f"the drag from {(x, y)} did not bring it to the drop")
         wait_until(lambda: sqlite3.connect(data / "sidecar.db").execute("SELECT COUNT(*) FROM character_places").fetchone()[0] == 1, 20, "the place was not kept")
         # A drag is not a click: the chat did not come up on it.
     finally:
