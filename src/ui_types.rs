@@ -47,6 +47,17 @@ mod tests {
         declarations.visit::<CoreEvent>();
         // What the window's commands take and answer with.
         crate::commands::visit_types(&mut declarations);
+        // What the shell's own commands answer with, and the events of the link to a home.
+        declarations.visit::<crate::commands::CommandError>();
+        declarations.visit::<sidecar_serve::EndpointView>();
+        declarations.visit::<sidecar_desktop_features::Grown>();
+        declarations.visit::<sidecar_desktop_features::WindowFacts>();
+        declarations.visit::<sidecar_settings::HotkeyError>();
+        declarations.visit::<crate::VoiceView>();
+        declarations.visit::<sidecar_settings::VoiceSwitch>();
+        declarations.visit::<crate::companion::home::HomeView>();
+        declarations.visit::<crate::companion::home::HomeLinkChanged>();
+        declarations.visit::<crate::companion::devices_sink::DeviceNotification>();
         let mut text = String::from(
             "// What the core sends the window, generated from its Rust types by ts-rs.\n// Do not edit: run `make ui-types` after changing an event or a view.\n\n",
         );

@@ -5,12 +5,12 @@
 
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
 use sidecar::Companion;
 use sidecar_desktop_features::Grown;
 use sidecar_desktop_features::Screen;
 use sidecar_desktop_features::Size;
 use sidecar_desktop_features::Spot;
+use sidecar_desktop_features::WindowFacts;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
 pub const CHARACTER: &str = "character";
@@ -30,15 +30,6 @@ pub struct CharacterWindow {
     rest: Mutex<Option<Spot>>,
     /// The window was made transparent (the desktop composites).
     transparent: Mutex<Option<bool>>,
-}
-
-/// What the character's page needs to know about its window.
-#[derive(Debug, Clone, Serialize)]
-pub struct WindowFacts {
-    /// `false`: no compositor, so the character sits on a small card.
-    pub transparent: bool,
-    /// The window with the character alone, logical pixels.
-    pub rest: (f64, f64),
 }
 
 impl CharacterWindow {

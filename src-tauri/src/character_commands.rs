@@ -10,9 +10,10 @@ use sidecar_settings::HotkeyRole;
 use sidecar_settings::PreferencesView;
 use tauri::{AppHandle, Emitter, State};
 
-use crate::character::{CharacterWindow, WindowFacts};
+use crate::character::CharacterWindow;
 use crate::commands::{blocking, CommandError, Core, SaidBy};
 use crate::preference_commands::HotkeyRefusal;
+use sidecar_desktop_features::WindowFacts;
 
 /// Everything the character's page shows when it opens; events keep it current.
 #[derive(Serialize)]

@@ -53,12 +53,13 @@ command_modules!(
 );
 
 /// An error as the window receives it: what to show, and whether Retry makes sense.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct CommandError {
     pub message: String,
     pub retryable: bool,
     /// A queued message was cancelled before its turn.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub cancelled: bool,
 }
 

@@ -8,7 +8,6 @@
 use std::sync::{Arc, Weak};
 
 use futures_util::future::BoxFuture;
-use serde_json::json;
 
 use super::devices::DeviceLink;
 use sidecar_actions::Answer;
@@ -22,6 +21,28 @@ use sidecar_proactive::SinkId;
 
 /// The event's name a device shows as a notification.
 pub const DEVICE_NOTIFICATION: &str = "device_notification";
+
+/// What the home core tells the device the user is at (`"type": "device_notification"`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceNotification {
+    pub title: String,
+    pub body: String,
+    #[serde(default)]
+    pub reminder_id: Option<i64>,
+    #[serde(default)]
+    pub message_id: Option<i64>,
+    #[serde(default)]
+    pub spontaneous: bool,
+}
+
+impl DeviceNotification {
+    pub(crate) fn event(&self) -> serde_json::Value {
+        let mut event = serde_json::to_value(self).unwrap_or_default();
+        event["type"] = serde_json::json!(DEVICE_NOTIFICATION);
+        event
+    }
+}
 
 pub(crate) struct DevicesSink {
     pub link: Weak<DeviceLink>,
@@ -46,14 +67,14 @@ impl Sink for DevicesSink {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
         let told = self.link.upgrade().map(|link| {
             let devices = link.at_hand();
-            let event = json!({
-                "type": DEVICE_NOTIFICATION,
-                "title": message.title,
-                "body": message.body,
-                "reminderId": message.reminder_id,
-                "messageId": message.message_id,
-                "spontaneous": message.kind == Kind::Spontaneous,
-            });
+            let event = DeviceNotification {
+                title: message.title.clone(),
+                body: message.body.clone(),
+                reminder_id: message.reminder_id,
+                message_id: message.message_id,
+                spontaneous: message.kind == Kind::Spontaneous,
+            }
+            .event();
             // Nobody to tell while the user is at this computer's own window, which shows its own.
             if devices.is_empty() {
                 link.any_attached()

@@ -20,7 +20,7 @@ use tokio::sync::broadcast;
 
 use super::aloud::{ReplyStep, ReplyTexts};
 use super::devices::TURNS;
-use super::devices_sink::DEVICE_NOTIFICATION;
+use super::devices_sink::{DeviceNotification, DEVICE_NOTIFICATION};
 use super::Companion;
 use crate::devices_error::DevicesError;
 use sidecar_domain::Secrets;
@@ -58,16 +58,59 @@ impl Drop for Attached {
     }
 }
 
+/// How the link to the home core is, as the window names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum HomeLinkState {
+    Connecting,
+    Up,
+    Down,
+    Refused,
+    /// This computer stopped using the home (the event only).
+    Left,
+}
+
+impl From<&LinkState> for HomeLinkState {
+    fn from(state: &LinkState) -> Self {
+        match state {
+            LinkState::Connecting => Self::Connecting,
+            LinkState::Up => Self::Up,
+            LinkState::Down { .. } => Self::Down,
+            LinkState::Refused { .. } => Self::Refused,
+        }
+    }
+}
+
+/// The event the window hears when the link changes (`"type": "home_link"`).
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct HomeLinkChanged {
+    pub state: HomeLinkState,
+    /// The state in words, with what to do (not when left).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub said: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub waiting: Option<usize>,
+}
+
+impl HomeLinkChanged {
+    fn event(&self) -> Value {
+        let mut event = serde_json::to_value(self).unwrap_or_default();
+        event["type"] = json!(HOME_LINK);
+        event
+    }
+}
+
 /// Settings → Devices on a device: which home, and how the link is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HomeView {
     pub address: String,
     /// This device's name on the home core.
     pub name: String,
     pub fingerprint: String,
-    /// "connecting", "up", "down" or "refused".
-    pub state: &'static str,
+    pub state: HomeLinkState,
     /// The state in words, with what to do.
     pub said: String,
     /// Calls made while the link was down, waiting to be sent.
@@ -122,15 +165,6 @@ fn unsent(state: &LinkState, client: &LinkClient) -> usize {
     }
 }
 
-fn state_name(state: &LinkState) -> &'static str {
-    match state {
-        LinkState::Connecting => "connecting",
-        LinkState::Up => "up",
-        LinkState::Down { .. } => "down",
-        LinkState::Refused { .. } => "refused",
-    }
-}
-
 impl Companion {
     pub fn home(&self) -> &Arc<HomeLink> {
         &self.home
@@ -167,7 +201,7 @@ impl Companion {
             address: attached.home.address.clone(),
             name: attached.home.name.clone(),
             fingerprint: attached.home.fingerprint.to_string(),
-            state: state_name(&state),
+            state: HomeLinkState::from(&state),
             said: words::state(&state, self.preferences().lang()),
             waiting: unsent(&state, &attached.client),
         })
@@ -189,7 +223,7 @@ impl Companion {
         let attached = self.home.attached.lock().expect("home").take();
         drop(attached);
         Home::forget(&self.home.dir, &self.home.secrets)?;
-        let _ = self.home.window.send(json!({ "type": HOME_LINK, "state": "left" }));
+        let _ = self.home.window.send(HomeLinkChanged { state: HomeLinkState::Left, said: None, waiting: None }.event());
         Ok(())
     }
 
@@ -221,7 +255,10 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                 Ok(event) => {
                     let Some(core) = core.upgrade() else { break };
                     if event["type"] == DEVICE_NOTIFICATION {
-                        notify(&core, &client, &event);
+                        match serde_json::from_value::<DeviceNotification>(event.clone()) {
+                            Ok(told) => notify(&core, &client, told),
+                            Err(error) => tracing::warn!(%error, "the home told a notification this device cannot read"),
+                        }
                     }
                     let step = reply_step(&event, &core.home.asked);
                     let _ = core.home.window.send(event);
@@ -239,7 +276,8 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                 let Some(core) = core.upgrade() else { break };
                 let now = state.borrow_and_update().clone();
                 let said = words::state(&now, core.preferences().lang());
-                let _ = core.home.window.send(json!({ "type": HOME_LINK, "state": state_name(&now), "said": said, "waiting": unsent(&now, &client) }));
+                let changed = HomeLinkChanged { state: HomeLinkState::from(&now), said: Some(said), waiting: Some(unsent(&now, &client)) };
+                let _ = core.home.window.send(changed.event());
             }
         }
     }
@@ -282,10 +320,8 @@ impl ReplyTexts for HomeTexts<'_> {
 
 /// Shows a notification the home core told this device, with its own notifier; a
 /// snooze button snoozes on the home, a click opens this window on the message.
-fn notify(core: &Arc<Companion>, client: &Arc<LinkClient>, event: &Value) {
-    let title = event["title"].as_str().unwrap_or_default().to_string();
-    let body = event["body"].as_str().unwrap_or_default().to_string();
-    let (reminder_id, message_id, spontaneous) = (event["reminderId"].as_i64(), event["messageId"].as_i64(), event["spontaneous"] == true);
+fn notify(core: &Arc<Companion>, client: &Arc<LinkClient>, told: DeviceNotification) {
+    let DeviceNotification { title, body, reminder_id, message_id, spontaneous } = told;
     let on_open = core.home.on_open.lock().expect("home").clone();
     let (client, runtime) = (Arc::downgrade(client), tokio::runtime::Handle::current());
     let on_action = Arc::new(move |action| match action {

@@ -40,7 +40,7 @@ mod brief;
 mod calendar;
 mod chat;
 pub mod devices;
-mod devices_sink;
+pub(crate) mod devices_sink;
 pub mod home;
 mod memory;
 mod running;

@@ -22,7 +22,7 @@ use sidecar_voice::VOICES;
 const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Settings → Voice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct VoiceView {
     pub speak_replies: SpeakReplies,
     pub speak_reminders: bool,
@@ -55,14 +55,15 @@ pub struct Heard {
 }
 
 /// A voice Settings → Voice offers, named in the window's language.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct VoiceChoice {
     pub id: &'static str,
     pub lang: Lang,
     pub name: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// What hears or speaks, for Settings → Voice.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct VoiceModel {
     pub role: &'static str,
     pub name: &'static str,

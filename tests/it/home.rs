@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
-use sidecar::companion::home::HOME_LINK;
+use sidecar::companion::home::{HomeLinkState, HOME_LINK};
 use sidecar::{Companion, CompanionOptions, Face, Running};
 use tokio::sync::broadcast;
 
@@ -84,7 +84,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     assert_eq!(view.fingerprint, home.link_fingerprint().unwrap(), "the certificate pinned is the one the home shows");
     let link = laptop.home().client().expect("attached");
     up(&link).await;
-    assert_eq!(laptop.home_view().unwrap().state, "up");
+    assert_eq!(laptop.home_view().unwrap().state, HomeLinkState::Up);
     assert!(link.call("voice_start", Value::Null).await.is_err(), "what the device keeps for itself is not run on the home");
 
     // A desk computer attaches too; the user looks at the desk last: only it hears.
@@ -138,7 +138,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     home.device_link().revoke(laptop_id).await.unwrap();
     let refused = next(&mut on_laptop, HOME_LINK, |e| e["state"] == "refused").await;
     assert!(refused["said"].as_str().unwrap().contains("no longer allows this device"), "{refused}");
-    assert_eq!(laptop.home_view().unwrap().state, "refused");
+    assert_eq!(laptop.home_view().unwrap().state, HomeLinkState::Refused);
 
     // Leaving the home: its own Sidecar again, and nothing kept to come back with.
     laptop.leave_home().await.unwrap();

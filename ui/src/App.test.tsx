@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { FOCUS_COMPOSER } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
 
 async function typeAndSend(text: string) {
@@ -128,8 +129,8 @@ describe("chat view", () => {
   it("shows the stored conversation on start", async () => {
     const core = new FakeCore();
     core.history = [
-      { id: 1, conversation_id: 1, role: "user", content: "remember me?", status: "complete", finish_reason: null, created_at: "" },
-      { id: 2, conversation_id: 1, role: "assistant", content: "Of course.", status: "complete", finish_reason: "stop", created_at: "" },
+      message({ id: 1, conversation_id: 1, role: "user", content: "remember me?", status: "complete", finish_reason: null, created_at: "" }),
+      message({ id: 2, conversation_id: 1, role: "assistant", content: "Of course.", status: "complete", finish_reason: "stop", created_at: "" }),
     ];
     renderApp();
     expect(await screen.findByText("remember me?")).toBeInTheDocument();
@@ -140,10 +141,10 @@ describe("chat view", () => {
   it("links in a reply open in the browser, and unsafe links do nothing", async () => {
     const core = new FakeCore();
     core.history = [
-      {
+      message({
         id: 1, conversation_id: 1, role: "assistant", status: "complete", finish_reason: "stop", created_at: "",
         content: "See [the docs](https://example.org/docs) or [this](javascript:alert(1)).",
-      },
+      }),
     ];
     renderApp();
     const user = userEvent.setup();

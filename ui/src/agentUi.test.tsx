@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { foldHistory } from "./chatState";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
 
 async function send(text: string) {
@@ -123,10 +124,10 @@ describe("history folding", () => {
   it("puts stored tool calls and results on the reply that followed them", () => {
     const base = { conversation_id: 1, status: "complete" as const, finish_reason: null, created_at: "" };
     const shown = foldHistory([
-      { ...base, id: 1, role: "user", content: "time?" },
-      { ...base, id: 2, role: "assistant", content: "", tool_calls: [{ id: "a", name: "get_current_time", arguments: "{}" }] },
-      { ...base, id: 3, role: "tool", content: '{"local":"13:00"}', tool_call_id: "a" },
-      { ...base, id: 4, role: "assistant", content: "It is 13:00.", meta: { cost_usd: 0 , usage: { input_tokens: 1, output_tokens: 1, cached_tokens: 0 } } },
+      message({ ...base, id: 1, role: "user", content: "time?" }),
+      message({ ...base, id: 2, role: "assistant", content: "", tool_calls: [{ id: "a", name: "get_current_time", arguments: "{}" }] }),
+      message({ ...base, id: 3, role: "tool", content: '{"local":"13:00"}', tool_call_id: "a" }),
+      message({ ...base, id: 4, role: "assistant", content: "It is 13:00.", meta: { cost_usd: 0 , usage: { input_tokens: 1, output_tokens: 1, cached_tokens: 0 } } }),
     ]);
     expect(shown.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(shown[1].tools).toEqual([

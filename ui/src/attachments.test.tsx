@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Attachment } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
 const plan: Attachment = { name: "plan.md", kind: "text", text: "# Trip\n- book the train", cut: false, tokens: 9 };
 const book: Attachment = { name: "book.pdf", kind: "pdf", text: "CHAPTER ONE … THE END", cut: true, tokens: 1500 };
@@ -62,7 +63,7 @@ describe("attachments", () => {
   it("a stored message with files shows what was typed and its chips", async () => {
     const core = new FakeCore();
     core.history = [
-      {
+      message({
         id: 3,
         conversation_id: 1,
         role: "user",
@@ -71,7 +72,7 @@ describe("attachments", () => {
         finish_reason: null,
         created_at: "2026-11-24T10:00:00Z",
         meta: { typed: "Summarise", attachments: [{ name: "informe.docx", kind: "docx", cut: false }] },
-      },
+      }),
     ];
     renderApp();
     const mine = await screen.findByTestId("message-user");

@@ -37,7 +37,7 @@ function budget(allowance_usd = 0): BudgetView {
   };
 }
 
-const totals = { calls: 6, input_tokens: 6000, output_tokens: 600, cached_tokens: 0, cost_usd: 1.5, unpriced_calls: 0, by_model: [], by_purpose: [] };
+const totals = { calls: 6, input_tokens: 6000, output_tokens: 600, cached_tokens: 0, cost_usd: 1.5, unpriced_calls: 0, by_model: [], by_purpose: [], turns: { turns: 0, truncated: 0, claimed_without_acting: 0, reinforced: 0, plans_finished: 0, plans_abandoned: 0 } };
 
 describe("budget and spending", () => {
   it("shows each limit in the user's currency, a chart by model or purpose, the projection, and allows more today", async () => {

@@ -8,8 +8,8 @@ import { renderApp } from "./test/renderApp";
 const connected = (writable: number | null): CalendarView => ({
   account: ["https://cloud.example.com/dav", "ana"],
   calendars: [
-    { id: 1, href: "/ana/work/", name: "Work", color: "#3a429cff", read: true, writable: writable === 1, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "caldav" },
-    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached: check that it is running and that this computer is online; the last copy is used until it answers", source: "caldav" },
+    { id: 1, href: "/ana/work/", name: "Work", color: "#3a429cff", read: true, ctag: null, writable: writable === 1, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "caldav" },
+    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, ctag: null, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached: check that it is running and that this computer is online; the last copy is used until it answers", source: "caldav" },
   ],
   zone: "Europe/Madrid",
   mirror_reminders: false,
@@ -103,7 +103,7 @@ describe("Settings → Calendar", () => {
 
   it("subscribes to a feed by its address, shows its sync in the user's zone, refuses a bad address with what to do, and removes it", async () => {
     const core = new FakeCore();
-    const feed = { id: 7, href: "webcal://example.com/festivos.ics", name: "Festivos", color: null, read: true, writable: false, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "ics" as const };
+    const feed = { id: 7, href: "webcal://example.com/festivos.ics", name: "Festivos", color: null, read: true, ctag: null, writable: false, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "ics" as const };
     let view: CalendarView = { account: null, calendars: [], zone: "America/Argentina/Buenos_Aires", mirror_reminders: false };
     core.handlers.calendar_view = () => view;
     core.handlers.subscribe_calendar = (args) => {

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { ChatSummary, Message } from "./api";
 import { FakeCore } from "./test/fakeCore";
+import { message as stored } from "./test/fixtures";
 import { renderApp } from "./test/renderApp";
 
 const chat = (id: number, title: string | null, count: number): ChatSummary => ({
@@ -13,17 +14,11 @@ const chat = (id: number, title: string | null, count: number): ChatSummary => (
   updated_at: "2026-11-20T09:00:00Z",
   message_count: count,
   archived: false,
+  pinned: false,
+  matched: null,
 });
 
-const message = (id: number, content: string): Message => ({
-  id,
-  conversation_id: 1,
-  role: "user",
-  content,
-  status: "complete",
-  finish_reason: null,
-  created_at: "2026-11-20T09:00:00Z",
-});
+const message = (id: number, content: string): Message => stored({ id, role: "user", content, created_at: "2026-11-20T09:00:00Z" });
 
 function withChats() {
   const core = new FakeCore();

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Checkpoint } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
 const checkpoint: Checkpoint = {
   id: 7,
@@ -19,6 +20,9 @@ const checkpoint: Checkpoint = {
     failed_approaches: [],
     user_preferences: [],
     critical_info: ["Allergic to peanuts"],
+    successful_approaches: [],
+    blockers: [],
+    metadata: { model: null, tokens: null, touched: [] },
   },
   created_at: "2026-11-21T10:00:00Z",
   updated_at: "2026-11-21T10:00:00Z",
@@ -82,7 +86,7 @@ describe("context around the chat", () => {
 
   it("starts a new chat from the button and with Ctrl+N", async () => {
     const core = new FakeCore();
-    core.history = [{ id: 1, conversation_id: 1, role: "user", content: "old message", status: "complete", finish_reason: null, created_at: "" }];
+    core.history = [message({ id: 1, conversation_id: 1, role: "user", content: "old message", status: "complete", finish_reason: null, created_at: "" })];
     core.handlers.new_conversation = () => {
       core.history = [];
       return 2;
@@ -216,7 +220,7 @@ describe("reminders in the chat", () => {
     const core = new FakeCore();
     renderApp();
     await waitFor(() => expect(core.invoked("load_history")).toHaveLength(1));
-    core.history = [{ id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true } }];
+    core.history = [message({ id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true } })];
     await core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 9, reminder_id: 1, late: false, first_line: "⏰" });
     expect(await screen.findByText("Reminder: stretch")).toBeInTheDocument();
   });
@@ -228,8 +232,8 @@ describe("reminders in the chat", () => {
     await user.type(await screen.findByTestId("composer"), "tell me a long story{Enter}");
     await act(() => core.delta("Once upon"));
     core.history = [
-      { id: 1, conversation_id: 1, role: "user", content: "tell me a long story", status: "complete", finish_reason: null, created_at: "", meta: null },
-      { id: 2, conversation_id: 1, role: "assistant", content: "Reminder: take the pizza out", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder" } },
+      message({ id: 1, conversation_id: 1, role: "user", content: "tell me a long story", status: "complete", finish_reason: null, created_at: "", meta: null }),
+      message({ id: 2, conversation_id: 1, role: "assistant", content: "Reminder: take the pizza out", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder" } }),
     ];
     await act(() => core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 2, reminder_id: 1, late: false, first_line: "⏰" }));
     await waitFor(() => expect(screen.getByText("Reminder: take the pizza out")).toBeInTheDocument());
@@ -245,8 +249,8 @@ describe("reminders in the chat", () => {
     const core = new FakeCore();
     core.handlers.answer_reminder_message = () => null;
     core.history = [
-      { id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder", reminder_id: 3 } },
-      { id: 10, conversation_id: 1, role: "assistant", content: "Reminder: water", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder", reminder_id: 4, handled: true } },
+      message({ id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder", reminder_id: 3 } }),
+      message({ id: 10, conversation_id: 1, role: "assistant", content: "Reminder: water", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder", reminder_id: 4, handled: true } }),
     ];
     renderApp();
     const user = userEvent.setup();

@@ -33,7 +33,7 @@ describe("speaking first that learns", () => {
     const core = new FakeCore();
     const status = defaultProactiveStatus();
     const paused = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    status.state.learned = { kinds: [kind({ paused_until: paused, unwelcome: 5, unwelcome_in_a_row: 5, allowance: 1 / 16 }), kind({ kind: "greeting", channel: "desktop", allowance: 0.25, welcome: 3, unwelcome: 2 })] };
+    status.state.learned = { kinds: [kind({ paused_until: paused, unwelcome: 5, unwelcome_in_a_row: 5, allowance: 1 / 16 }), kind({ kind: "greeting", channel: "desktop", allowance: 0.25, welcome: 3, unwelcome: 2 })], pending: [] };
     core.handlers.proactive_status = () => status;
     let reset = false;
     core.handlers.forget_learned = () => {

@@ -8,10 +8,11 @@ import { renderApp } from "./test/renderApp";
 
 const report: MemoryReport = {
   facts: [
-    { line: 6, category: "Preferences", weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
-    { line: 4, category: "Health", weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
+    { line: 6, category: "Preferences", slot: null, weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
+    { line: 4, category: "Health", slot: null, weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
   ],
   problems: [{ line: 9, text: "- likes jazz", reason: "missing [weight:N]" }],
+  conflicts: [],
 };
 
 describe("memory view", () => {

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
-const said = (id: number, role: "user" | "assistant", content: string): Message => ({
+const said = (id: number, role: "user" | "assistant", content: string): Message => (message({
   id,
   conversation_id: 1,
   role,
@@ -13,7 +14,7 @@ const said = (id: number, role: "user" | "assistant", content: string): Message 
   status: "complete",
   finish_reason: null,
   created_at: "2026-11-20T09:00:00Z",
-});
+}));
 
 const CODE_REPLY = "Here it is:\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```";
 

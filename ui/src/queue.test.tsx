@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { chatReducer, initialChat } from "./chatState";
 import { FakeCore } from "./test/fakeCore";
+import { turnOutcome } from "./test/fixtures";
 import { renderApp } from "./test/renderApp";
 
 const shownTexts = () => screen.getAllByTestId(/^message-/).map((m) => m.textContent ?? "");
@@ -49,7 +50,7 @@ describe("the message queue", () => {
     state = chatReducer(state, { type: "delta", text: "One" });
     state = chatReducer(state, { type: "dequeued", text: "second", localId: 2 });
     state = chatReducer(state, { type: "delta", text: "Tw" });
-    const outcome = { conversation_id: 1, message_id: 10, reply: "One.", status: "complete" as const, finish_reason: "stop", usage: null, meta: {} };
+    const outcome = turnOutcome({ message_id: 10, reply: "One." });
     state = chatReducer(state, { type: "finished", outcome });
     expect(state.messages.map((m) => [m.role, m.content])).toEqual([
       ["user", "first"],

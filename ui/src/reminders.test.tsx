@@ -2,28 +2,39 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { emit } from "@tauri-apps/api/event";
-import type { Reminder, ReminderSetting, RemindersOverview, SentencePreview, WhenPreview } from "./api";
+import type { Reminder, ReminderSetting, RemindersOverview, ReminderView, SentencePreview, WhenPreview } from "./api";
 import { SHOW_MESSAGE } from "./api";
 import { defaultProactiveStatus, FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
-function reminder(id: number, message: string, extra: Partial<Reminder> = {}): Reminder {
+/** A reminder as the lists show it (its zone named by the zone's id unless given). */
+function reminder(id: number, message: string, extra: Partial<ReminderView> = {}): ReminderView {
+  const zone = extra.zone ?? "Europe/Madrid";
   return {
     id,
     message,
     due_at: "2026-11-23T08:00:00.000Z",
-    zone: "Europe/Madrid",
+    zone,
+    zone_words: zone,
     rrule: null,
+    rule_words: null,
+    next: [],
+    series_start: null,
+    all_day: false,
     state: "pending",
+    attempt_started_at: null,
     delivered_at: null,
     late: false,
     created_at: "2026-11-22T08:00:00.000Z",
+    shown_attempts: 0,
+    description: null,
     ...extra,
   };
 }
 
 function setting(reminder: Reminder, twin: Reminder | null = null): ReminderSetting {
-  return { reminder, note: null, twin, already_set: false };
+  return { reminder, note: null, twin, already_set: false, event: null };
 }
 
 const overview: RemindersOverview = {
@@ -37,6 +48,7 @@ const overview: RemindersOverview = {
   ],
   late: [reminder(3, "water the plants", { state: "delivered", late: true })],
   delivered: [reminder(4, "stretch", { state: "delivered" })],
+  failed: [],
   zone: "Europe/Madrid",
   zone_words: "Madrid time",
   // Not the usual choices: the buttons follow what the core offers.
@@ -74,8 +86,8 @@ describe("reminders page", () => {
     core.handlers.preview_reminder_when = (args) => {
       const text = (args as { text: string }).text;
       const preview: WhenPreview = text.includes("mañana a las 9")
-        ? { status: "ok", local: "Monday 2026-11-23 09:00 (Europe/Madrid, UTC+01:00)", utc: "2026-11-23T08:00:00.000Z", zone: "Europe/Madrid", rrule: null, note: null }
-        : { status: "error", error: "\"a las 3\" has no day.", suggestion: "Say \"mañana a las 3\"." };
+        ? { status: "ok", local: "Monday 2026-11-23 09:00 (Europe/Madrid, UTC+01:00)", utc: "2026-11-23T08:00:00.000Z", zone: "Europe/Madrid", rrule: null, rule_words: null, next: [], all_day: false, note: null }
+        : { status: "error", kind: "missing_day", error: "\"a las 3\" has no day.", suggestion: "Say \"mañana a las 3\"." };
       return preview;
     };
     core.handlers.add_reminder = (args) => setting(reminder(9, (args as { message: string }).message));
@@ -107,7 +119,7 @@ describe("reminders page", () => {
         ? {
             what: "Call mum",
             when_text: "tomorrow at 9",
-            when: { status: "ok", local: "Thursday 19 November 2026, 09:00 (Europe/Madrid)", utc: "", zone: "Europe/Madrid", rrule: null, note: null },
+            when: { status: "ok", local: "Thursday 19 November 2026, 09:00 (Europe/Madrid)", utc: "", zone: "Europe/Madrid", rrule: null, rule_words: null, next: [], all_day: false, note: null },
           }
         : { what: "", when_text: "", when: { status: "error", kind: "no_date", error: `I found no time in "${text}".`, suggestion: "Add when." } };
       return preview;
@@ -324,8 +336,8 @@ describe("proactive messages in the chat", () => {
   it("marks reminders and spontaneous messages, and a clicked notification highlights its message", async () => {
     const core = new FakeCore();
     core.history = [
-      { id: 7, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true, proactive: "reminder" } },
-      { id: 8, conversation_id: 1, role: "assistant", content: "¡Buenos días!", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "greeting" } },
+      message({ id: 7, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true, proactive: "reminder" } }),
+      message({ id: 8, conversation_id: 1, role: "assistant", content: "¡Buenos días!", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "greeting" } }),
     ];
     renderApp();
     const tags = await screen.findAllByTestId("proactive-tag");

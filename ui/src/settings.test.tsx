@@ -8,7 +8,7 @@ import { renderApp } from "./test/renderApp";
 
 const primary: ProviderView = {
   id: "primary", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini",
-  api_key_env: null, tools: true, key: { kind: "keychain" },
+  api_key_env: null, tools: true, context_window: null, sampling: {}, vision: null, sees_images: false, key: { kind: "keychain" },
 };
 
 describe("settings", () => {

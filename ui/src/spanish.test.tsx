@@ -59,7 +59,7 @@ function englishIn(root: HTMLElement): string[] {
 describe("Spanish everywhere", () => {
   it("walks every screen in Spanish and finds no English", async () => {
     const core = new FakeCore();
-    core.providers = [{ id: "primary", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", api_key_env: null, tools: true, key: { kind: "keychain" } }];
+    core.providers = [{ id: "primary", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", api_key_env: null, tools: true, context_window: null, sampling: {}, vision: null, sees_images: false, key: { kind: "keychain" } }];
     core.handlers.memory_report = () => ({
       facts: [
         { line: 4, category: "Health", weight: 5, text: "Alérgica al maní", learned: "2026-01-01", confirmed: "2026-11-01" },

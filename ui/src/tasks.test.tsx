@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { TaskRequest, TaskView, TasksPage, WhenPreview } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { message } from "./test/fixtures";
 
 function page(tasks: TaskView[], demo_only = false): TasksPage {
   return {
@@ -19,6 +20,8 @@ function page(tasks: TaskView[], demo_only = false): TasksPage {
     zone: "Europe/Madrid",
     brief_at: null,
     brief_default: "07:30",
+    brief_place: null,
+    brief_weather: false,
   };
 }
 
@@ -73,8 +76,8 @@ describe("Settings → Tasks", () => {
     core.handlers.preview_when = (args) => {
       const text = (args as { text: string }).text;
       const preview: WhenPreview = text.includes("weekday at 8")
-        ? { status: "ok", local: "Tuesday 2026-12-01 08:00 (Europe/Madrid, UTC+01:00)", utc: "2026-12-01T07:00:00Z", zone: "Europe/Madrid", rrule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", rule_words: "every weekday at 08:00", note: null }
-        : { status: "error", error: '"at 8" has no day.', suggestion: 'Say "tomorrow at 8".' };
+        ? { status: "ok", local: "Tuesday 2026-12-01 08:00 (Europe/Madrid, UTC+01:00)", utc: "2026-12-01T07:00:00Z", zone: "Europe/Madrid", rrule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", rule_words: "every weekday at 08:00", next: [], all_day: false, note: null }
+        : { status: "error", kind: "missing_day", error: '"at 8" has no day.', suggestion: 'Say "tomorrow at 8".' };
       return preview;
     };
     core.handlers.add_task = (args) => {
@@ -204,9 +207,9 @@ describe("the Tasks conversation", () => {
   it("marks a task's prompt, answers a missed time once, and takes a thumb on a brief", async () => {
     const core = new FakeCore();
     core.history = [
-      { id: 20, conversation_id: 3, role: "user", content: "Write the user's morning brief in English…", status: "complete", finish_reason: null, created_at: "", meta: { task: 2, typed: "Morning brief" } },
-      { id: 21, conversation_id: 3, role: "assistant", content: "Today: call Ana at 18:00.", status: "complete", finish_reason: null, created_at: "", meta: { task: 2, brief: true } },
-      { id: 22, conversation_id: 3, role: "assistant", content: "“Weekly summary” was due Sunday at 21:00. Run it now?", status: "complete", finish_reason: null, created_at: "", meta: { task: 5, command: true } },
+      message({ id: 20, conversation_id: 3, role: "user", content: "Write the user's morning brief in English…", status: "complete", finish_reason: null, created_at: "", meta: { task: 2, typed: "Morning brief" } }),
+      message({ id: 21, conversation_id: 3, role: "assistant", content: "Today: call Ana at 18:00.", status: "complete", finish_reason: null, created_at: "", meta: { task: 2, brief: true } }),
+      message({ id: 22, conversation_id: 3, role: "assistant", content: "“Weekly summary” was due Sunday at 21:00. Run it now?", status: "complete", finish_reason: null, created_at: "", meta: { task: 5, command: true } }),
     ];
     core.handlers.rate_brief = () => undefined;
     core.handlers.decline_task = () => true;

@@ -10,7 +10,7 @@ mod updates;
 mod words;
 
 // The face: what the crates above, the faces and the tests name.
-pub use character::place::{grow as grow_character, Grown, Screen, Size, Spot, MARGIN};
+pub use character::place::{grow as grow_character, Grown, Screen, Size, Spot, WindowFacts, MARGIN};
 pub use character::CharacterPlaces;
 pub use updates::events::UpdateEvent;
 pub use updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};

@@ -75,20 +75,27 @@ pub struct ProviderView {
 pub struct ProviderInput {
     pub id: String,
     #[serde(default)]
+    #[ts(as = "Option<ProviderKind>", optional)]
     pub kind: ProviderKind,
     pub base_url: String,
     pub model: String,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub api_key: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub api_key_env: Option<String>,
     #[serde(default = "yes")]
+    #[ts(as = "Option<bool>", optional)]
     pub tools: bool,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub context_window: Option<u32>,
     #[serde(default)]
+    #[ts(as = "Option<Sampling>", optional)]
     pub sampling: Sampling,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub vision: Option<bool>,
 }
 

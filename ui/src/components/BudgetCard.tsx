@@ -21,7 +21,8 @@ export function BudgetCard({ budget, onChanged, onSetLimits }: { budget: BudgetV
         )}
       </p>
     );
-  const name = (s: BudgetStanding) => t.budgetLimitName(s.scope, s.period, s.provider);
+  const provider = (s: BudgetStanding) => (s.scope === "provider" ? s.provider : undefined);
+  const name = (s: BudgetStanding) => t.budgetLimitName(s.scope, s.period, provider(s));
   const allow = (e: React.FormEvent) => {
     e.preventDefault();
     api
@@ -38,7 +39,7 @@ export function BudgetCard({ budget, onChanged, onSetLimits }: { budget: BudgetV
       {budget.limits.map((s) => {
         const used = s.allowed_usd > 0 ? Math.min(1, (s.spent_usd + s.reserved_usd) / s.allowed_usd) : 1;
         return (
-          <div key={`${s.scope}-${s.provider ?? ""}-${s.period}`} className="budget-limit" data-testid="budget-limit">
+          <div key={`${s.scope}-${provider(s) ?? ""}-${s.period}`} className="budget-limit" data-testid="budget-limit">
             <div className="budget-limit-head">
               <span>{name(s)}</span>
               <span className="muted">{t.budgetSpentOf(money(s.spent_usd), money(s.allowed_usd))}</span>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api, toCommandError, type Reminder, type ReminderSetting, type RemindersOverview, type WhenPreview } from "../api";
+import { api, toCommandError, type Reminder, type ReminderSetting, type RemindersOverview, type ReminderView, type WhenPreview } from "../api";
 import { useStrings } from "../i18n";
 import { CalendarFiles } from "./CalendarFiles";
 
@@ -29,11 +29,11 @@ function shortTitle(title: string): string {
 
 /** A reminder's time in the user's zone; when it was set in another zone (whose wall
  * clock it keeps), that zone's time too, named. */
-function whenShown(reminder: Reminder, userZone: string, t: ReturnType<typeof useStrings>): string {
+function whenShown(reminder: ReminderView, userZone: string, t: ReturnType<typeof useStrings>): string {
   const here = localTime(reminder.due_at, userZone || reminder.zone, t.locale);
   if (!userZone || reminder.zone === userZone) return here;
   const there = new Intl.DateTimeFormat(t.locale, { timeZone: reminder.zone, hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(reminder.due_at));
-  return `${here} · ${t.reminderOtherZone(there, reminder.zone_words ?? reminder.zone)}`;
+  return `${here} · ${t.reminderOtherZone(there, reminder.zone_words)}`;
 }
 
 function Row({
@@ -43,7 +43,7 @@ function Row({
   snoozes,
   onChange,
 }: {
-  reminder: Reminder;
+  reminder: ReminderView;
   userZone: string;
   kind: "upcoming" | "recurring" | "delivered" | "late" | "failed";
   snoozes: number[];

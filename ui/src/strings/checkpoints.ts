@@ -1,22 +1,14 @@
 // Strings of checkpoints: their editor under Memory → Checkpoints, their metadata, and
 // the line under a reply before which one was saved on its own. English and Spanish.
 
-export type CheckpointList =
-  | "completed"
-  | "pending"
-  | "decisions"
-  | "successful_approaches"
-  | "failed_approaches"
-  | "user_preferences"
-  | "critical_info"
-  | "blockers";
+import type { CheckpointBody, Metadata as CheckpointMeta } from "../types/core";
 
 /** What Sidecar wrote about a checkpoint. */
-export interface CheckpointMeta {
-  model: string | null;
-  tokens: number | null;
-  touched: string[];
-}
+export type { CheckpointMeta };
+
+/** The lists of a checkpoint's body (the core's `CheckpointBody`, less its title, its
+ * current work and what Sidecar wrote about it). */
+export type CheckpointList = Exclude<keyof CheckpointBody, "title" | "current_work" | "metadata">;
 
 export const checkpointsEn = {
   checkpointEdit: "Edit",

@@ -1,13 +1,8 @@
 // Strings of Settings → Your data → Keeping: how long conversations are kept, and the
 // tidy that applies it. English and Spanish.
 
-/** What one tidy did, as the core reports it. */
-export interface TidyReport {
-  conversations_expired: number;
-  conversations_removed: number;
-  vectors_removed: number;
-  corrections_removed: number;
-}
+import type { TidyReport } from "../types/core";
+export type { TidyReport };
 
 export const retentionEn = {
   keepingTitle: "Keeping",

@@ -40,32 +40,8 @@ export const voiceEn = {
   talkHotkeySaved: (hotkey: string) => `${hotkey} now starts listening, and sends what you said when pressed again.`,
 };
 
-export type SpeakReplies = "off" | "voice_only" | "always";
-export type VoiceSwitch = "speak_reminders" | "review_before_sending";
-
-/** What push-to-talk heard, and whether it is read over in the message box before sending. */
-export interface Heard {
-  text: string;
-  review: boolean;
-}
-
-/** Settings → Voice, as the core shows it. */
-export interface VoiceView {
-  speak_replies: SpeakReplies;
-  speak_reminders: boolean;
-  review_before_sending: boolean;
-  inputs: string[];
-  input_device: string | null;
-  outputs: string[];
-  output_device: string | null;
-  voices: { id: string; lang: "es" | "en"; name: string }[];
-  spanish_voice: string;
-  english_voice: string;
-  speed: number;
-  speeds: [number, number];
-  speech_model: boolean;
-  models: { role: string; name: string; megabytes: number | null; licence: string; separate_program: boolean }[];
-}
+import type { SpeakReplies } from "../types/core";
+export type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "../types/core";
 
 export const voiceEs: typeof voiceEn = {
   voiceTalk: "Hablar (pulsa otra vez para enviar)",

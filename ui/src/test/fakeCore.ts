@@ -1,6 +1,7 @@
 // A scripted stand-in for the Rust core behind Tauri's IPC (mockIPC), so component
 // tests can drive a turn step by step: stream deltas, finish, fail.
 import { mockIPC } from "@tauri-apps/api/mocks";
+import { turnOutcome } from "./fixtures";
 import { emit } from "@tauri-apps/api/event";
 import {
   CORE_EVENT,
@@ -37,7 +38,23 @@ export function defaultProactiveStatus(): ProactiveStatus {
       tick_minutes: 15,
       sinks: { primary: "chat", chat: "all", notification: "all", tray: "all", console: "all", telegram: "all", whatsapp: "all", phone_when_idle_minutes: 10 },
     },
-    state: { count_today: 1, count_this_hour: 0, circuit_open_until: null, last_spontaneous_at: null, last_active_channel: "desktop" },
+    state: {
+      count_today: 1,
+      count_this_hour: 0,
+      day_of_count: null,
+      hour_of_count: null,
+      consecutive_ticks_with_message: 0,
+      circuit_open_until: null,
+      quiet_until: null,
+      quiet_channel: null,
+      last_spontaneous_at: null,
+      last_user_message_at: null,
+      last_active_channel: "desktop",
+      last_desk_activity_at: null,
+      greeted_day: null,
+      greeted: [],
+      learned: { kinds: [], pending: [] },
+    },
     zone: "Europe/Madrid",
     sinks: [["chat", "desktop", true], ["notification", "desktop", true], ["tray", "desktop", true]],
     max_today: 4,
@@ -240,16 +257,17 @@ export class FakeCore {
     user_message_id = 0,
   ) {
     const p = this.take();
-    p.resolve({
-      conversation_id: 1,
-      user_message_id,
-      message_id: this.nextId++,
-      reply,
-      status,
-      finish_reason,
-      usage: { input_tokens: 12, output_tokens: 7, cached_tokens: 0 },
-      meta,
-    });
+    p.resolve(
+      turnOutcome({
+        user_message_id,
+        message_id: this.nextId++,
+        reply,
+        status,
+        finish_reason,
+        usage: { input_tokens: 12, output_tokens: 7, cached_tokens: 0 },
+        meta,
+      }),
+    );
   }
 
   fail(error: CommandError) {

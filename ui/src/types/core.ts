@@ -29,7 +29,7 @@ tokens: number,
 /**
  * An image: where its bytes are kept.
  */
-image?: ImageFile | null, };
+image?: ImageFile, };
 
 /**
  * What kind of file an attachment was.
@@ -261,6 +261,15 @@ export type Choice = "allow_once" | "allow_in_chat" | "always_tool" | "always_se
 export type ClientState = "pending" | "allowed" | "revoked";
 
 /**
+ * An error as the window receives it: what to show, and whether Retry makes sense.
+ */
+export type CommandError = { message: string, retryable: boolean, 
+/**
+ * A queued message was cancelled before its turn.
+ */
+cancelled?: boolean, };
+
+/**
  * One command as a person sees it.
  */
 export type CommandHelp = { 
@@ -330,6 +339,11 @@ day: string, total: Spend, by_model: { [key in string]: Spend }, by_purpose: { [
 export type Device = { id: number, name: string, paired_at: string, last_seen: string | null, };
 
 /**
+ * What the home core tells the device the user is at (`"type": "device_notification"`).
+ */
+export type DeviceNotification = { title: string, body: string, reminderId: number | null, messageId: number | null, spontaneous: boolean, };
+
+/**
  * Settings → Devices.
  */
 export type DevicesView = { 
@@ -370,6 +384,19 @@ message: string | null, };
  */
 export type EmbeddingsBackend = "auto" | "local" | "gemma" | "openai" | "off";
 
+/**
+ * What Settings shows: whether it runs, and where.
+ */
+export type EndpointView = { 
+/**
+ * `http://127.0.0.1:PORT/mcp` while it runs.
+ */
+url: string | null, 
+/**
+ * Why it is not running although it is on (the port taken…).
+ */
+problem: string | null, };
+
 export type ExportFormat = "markdown" | "json";
 
 /**
@@ -408,6 +435,20 @@ allow: boolean, created_at: string, };
 export type GreetingKind = "morning" | "afternoon" | "evening";
 
 /**
+ * The character's window grown for a speech bubble or its menu: where the window goes,
+ * and in which corner of it the character stays put.
+ */
+export type Grown = { window: Spot, 
+/**
+ * The character is at the window's right edge (the window grew leftwards).
+ */
+right: boolean, 
+/**
+ * The character is at the window's bottom edge (the window grew upwards).
+ */
+bottom: boolean, };
+
+/**
  * What Settings → Channels shows for one channel.
  */
 export type HealthView = { channel: Channel, link: Link, last_message_at: string | null, };
@@ -420,6 +461,42 @@ export type Heard = { text: string,
  * Put in the message box to read over, not sent.
  */
 review: boolean, };
+
+/**
+ * The event the window hears when the link changes (`"type": "home_link"`).
+ */
+export type HomeLinkChanged = { state: HomeLinkState, 
+/**
+ * The state in words, with what to do (not when left).
+ */
+said?: string, waiting?: number, };
+
+/**
+ * How the link to the home core is, as the window names it.
+ */
+export type HomeLinkState = "connecting" | "up" | "down" | "refused" | "left";
+
+/**
+ * Settings → Devices on a device: which home, and how the link is.
+ */
+export type HomeView = { address: string, 
+/**
+ * This device's name on the home core.
+ */
+name: string, fingerprint: string, state: HomeLinkState, 
+/**
+ * The state in words, with what to do.
+ */
+said: string, 
+/**
+ * Calls made while the link was down, waiting to be sent.
+ */
+waiting: number, };
+
+/**
+ * Why a shortcut cannot be used.
+ */
+export type HotkeyError = { "kind": "unknown", text: string, } | { "kind": "no_modifier" } | { "kind": "taken", hotkey: string, } | { "kind": "same_as_other", hotkey: string, };
 
 /**
  * Everything the model manager shows.
@@ -570,7 +647,7 @@ slot: string | null, weight: number, text: string, learned: string, confirmed: s
 /**
  * When a newer fact replaced it: kept and searchable, never sent as current.
  */
-superseded: string | null, };
+superseded?: string, };
 
 export type LocalModelEvent = { "type": "model_download" } & DownloadState;
 
@@ -1063,7 +1140,7 @@ export type ProfileView = { fields: ProfileFields, user_version: string, soul_ve
  * A provider as the Settings form submits it. `api_key` is a new key to store
  * (absent: keep the stored one).
  */
-export type ProviderInput = { id: string, kind: ProviderKind, base_url: string, model: string, api_key: string | null, api_key_env: string | null, tools: boolean, context_window: number | null, sampling: Sampling, vision: boolean | null, };
+export type ProviderInput = { id: string, kind?: ProviderKind, base_url: string, model: string, api_key?: string | null, api_key_env?: string | null, tools?: boolean, context_window?: number | null, sampling?: Sampling, vision?: boolean | null, };
 
 /**
  * Which wire format a provider speaks.
@@ -1200,7 +1277,7 @@ external_id: string | null,
 /**
  * For a fact a newer one replaced: since when (history, not current).
  */
-superseded: string | null, 
+superseded?: string, 
 /**
  * Fused score: higher is better. Turns shown beside a hit carry the hit's score.
  */
@@ -1316,15 +1393,15 @@ message_id: number | null, prompt_tokens: number | null, completion_tokens: numb
 
 export type RunState = "attempting" | "done" | "failed" | "skipped" | "asked";
 
-export type Sampling = { temperature: number | null, top_p: number | null, 
+export type Sampling = { temperature?: number, top_p?: number, 
 /**
  * llama.cpp's `repeat_penalty` (1 = off); only OpenAI-compatible local servers take it.
  */
-repeat_penalty: number | null, 
+repeat_penalty?: number, 
 /**
  * The longest reply, in tokens.
  */
-max_tokens: number | null, };
+max_tokens?: number, };
 
 /**
  * The ranges each value may take, as the form and the check use them.
@@ -1479,6 +1556,11 @@ original_kept: boolean, };
 export type Span = { total: Spend, by_model: { [key in string]: Spend }, by_purpose: { [key in string]: Spend }, };
 
 /**
+ * Which of Sidecar's replies in the window are spoken.
+ */
+export type SpeakReplies = "off" | "voice_only" | "always";
+
+/**
  * Spending and tokens of a group (a model, a purpose) over a span.
  */
 export type Spend = { cost_usd: number, calls: number, input_tokens: number, output_tokens: number, 
@@ -1486,6 +1568,11 @@ export type Spend = { cost_usd: number, calls: number, input_tokens: number, out
  * Calls whose model has no known price (not in `cost_usd`).
  */
 unpriced_calls: number, };
+
+/**
+ * A top-left corner, in the screen's physical pixels.
+ */
+export type Spot = { x: number, y: number, };
 
 /**
  * A limit's standing: for Settings and `sidecar budget`, and as the limit a call
@@ -1744,7 +1831,7 @@ user_message_id: number, message_id: number, reply: string, status: MessageStatu
  * The turn moved on to another conversation (`/clear`): what the window shows is
  * stale.
  */
-conversation_changed: boolean, };
+conversation_changed?: boolean, };
 
 /**
  * Where a turn's time went: waiting on models (network included), running tools,
@@ -1831,9 +1918,61 @@ by_purpose: Array<PurposeTotals>,
 turns: TurnMeasures, };
 
 /**
+ * A voice Settings → Voice offers, named in the window's language.
+ */
+export type VoiceChoice = { id: string, lang: Lang, name: string, };
+
+/**
  * What push-to-talk is doing, for the window.
  */
 export type VoiceEvent = { "type": "voice_listening" } | { "type": "voice_level", level: number, } | { "type": "voice_heard", text: string, } | { "type": "voice_transcribing" } | { "type": "voice_done", text: string | null, problem: string | null, } | { "type": "voice_speaking", on: boolean, problem: string | null, };
+
+/**
+ * What hears or speaks, for Settings → Voice.
+ */
+export type VoiceModel = { role: string, name: string, megabytes: number | null, 
+/**
+ * SPDX.
+ */
+licence: string, 
+/**
+ * Run as a program of its own, never linked into Sidecar (espeak-ng, GPL).
+ */
+separate_program: boolean, };
+
+/**
+ * The `[voice]` switches.
+ */
+export type VoiceSwitch = "speak_reminders" | "review_before_sending";
+
+/**
+ * Settings → Voice.
+ */
+export type VoiceView = { speak_replies: SpeakReplies, speak_reminders: boolean, review_before_sending: boolean, 
+/**
+ * The microphones the sound server offers, the default first.
+ */
+inputs: Array<string>, input_device: string | null, 
+/**
+ * The speakers and headphones, the default first.
+ */
+outputs: Array<string>, output_device: string | null, 
+/**
+ * The voices on offer for each language, and the one in use for each.
+ */
+voices: Array<VoiceChoice>, spanish_voice: string, english_voice: string, 
+/**
+ * The pace, 1.0 the voices' usual one, and the slowest and fastest on offer.
+ */
+speed: number, speeds: [number, number], 
+/**
+ * Whether the speech model is in the runtime folder.
+ */
+speech_model: boolean, 
+/**
+ * What hears and what speaks, with sizes and licences.
+ */
+models: Array<VoiceModel>, };
 
 /**
  * The web app's address on one listener, and the QR code a phone's camera reads.
@@ -1857,3 +1996,16 @@ export type WhenPreview = { "status": "ok", local: string, utc: string, zone: st
  * The first three occurrences (UTC, RFC 3339).
  */
 next: Array<string>, all_day: boolean, note: string | null, } | { "status": "error", kind: DateErrorKind, error: string, suggestion: string | null, };
+
+/**
+ * What the character's page needs to know about its window.
+ */
+export type WindowFacts = { 
+/**
+ * `false`: no compositor, so the character sits on a small card.
+ */
+transparent: boolean, 
+/**
+ * The window with the character alone, logical pixels.
+ */
+rest: [number, number], };

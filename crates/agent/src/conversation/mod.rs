@@ -56,6 +56,7 @@ pub struct TurnOutcome {
     /// The turn moved on to another conversation (`/clear`): what the window shows is
     /// stale.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub conversation_changed: bool,
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub const MARGIN: f64 = 24.0;
 
 /// A top-left corner, in the screen's physical pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Spot {
     pub x: i32,
     pub y: i32,
@@ -62,9 +62,18 @@ pub(crate) fn keep_on(screen: &Screen, size: Size, spot: Spot) -> Spot {
     Spot { x: clamp(spot.x, screen.x, screen.width, size.width), y: clamp(spot.y, screen.y, screen.height, size.height) }
 }
 
+/// What the character's page needs to know about its window.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ts_rs::TS)]
+pub struct WindowFacts {
+    /// `false`: no compositor, so the character sits on a small card.
+    pub transparent: bool,
+    /// The window with the character alone, logical pixels.
+    pub rest: (f64, f64),
+}
+
 /// The character's window grown for a speech bubble or its menu: where the window goes,
 /// and in which corner of it the character stays put.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Grown {
     pub window: Spot,
     /// The character is at the window's right edge (the window grew leftwards).

@@ -54,6 +54,7 @@ pub struct Attachment {
     pub tokens: usize,
     /// An image: where its bytes are kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub image: Option<images::ImageFile>,
 }
 

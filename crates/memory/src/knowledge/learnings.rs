@@ -76,6 +76,7 @@ pub struct Fact {
     pub confirmed: NaiveDate,
     /// When a newer fact replaced it: kept and searchable, never sent as current.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub superseded: Option<NaiveDate>,
 }
 

@@ -126,6 +126,7 @@ pub struct RecallHit {
     pub external_id: Option<String>,
     /// For a fact a newer one replaced: since when (history, not current).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub superseded: Option<String>,
     /// Fused score: higher is better. Turns shown beside a hit carry the hit's score.
     pub score: f64,

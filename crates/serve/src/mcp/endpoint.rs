@@ -17,7 +17,7 @@ use super::server::SidecarServer;
 use crate::api::guard::TokenHolder;
 
 /// What Settings shows: whether it runs, and where.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct EndpointView {
     /// `http://127.0.0.1:PORT/mcp` while it runs.
     pub url: Option<String>,

@@ -19,14 +19,18 @@ pub struct OutOfRange {
 #[serde(default)]
 pub struct Sampling {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub temperature: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub top_p: Option<f32>,
     /// llama.cpp's `repeat_penalty` (1 = off); only OpenAI-compatible local servers take it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub repeat_penalty: Option<f32>,
     /// The longest reply, in tokens.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub max_tokens: Option<u32>,
 }
 

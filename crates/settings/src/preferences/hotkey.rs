@@ -53,7 +53,7 @@ pub struct Hotkey {
 }
 
 /// Why a shortcut cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum HotkeyError {
     #[error("\"{text}\" is not a key combination Sidecar knows; press the keys instead of typing them")]
