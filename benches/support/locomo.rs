@@ -12,15 +12,15 @@ use sidecar_llm::Role;
 use sidecar_store::ImportedTurn;
 
 #[path = "../../tests/it/support/runtime.rs"]
-pub mod runtime;
+pub(crate) mod runtime;
 
 #[derive(Deserialize)]
-pub struct Set {
+pub(crate) struct Set {
     pub conversations: Vec<Conversation>,
 }
 
 #[derive(Deserialize)]
-pub struct Conversation {
+pub(crate) struct Conversation {
     pub name: String,
     pub part: String,
     pub messages: Vec<Message>,
@@ -28,14 +28,14 @@ pub struct Conversation {
 }
 
 #[derive(Deserialize)]
-pub struct Message {
+pub(crate) struct Message {
     pub role: Role,
     pub content: String,
     pub timestamp: String,
 }
 
 #[derive(Deserialize)]
-pub struct Question {
+pub(crate) struct Question {
     pub question: String,
     /// LoCoMo's kind: 1 multi-hop, 2 time, 3 inference, 4 single fact.
     #[serde(default)]
@@ -44,7 +44,7 @@ pub struct Question {
 }
 
 /// The set at `$LOCOMO`, or exits saying what to set.
-pub fn load() -> Set {
+pub(crate) fn load() -> Set {
     let Some(path) = std::env::var_os("LOCOMO") else {
         eprintln!("set LOCOMO to the set scripts/locomo.py wrote");
         std::process::exit(2);
@@ -55,7 +55,7 @@ pub fn load() -> Set {
 /// A companion holding `conversation` alone, embedded, a month after it ended, and the
 /// stored id of each of its messages (in order). `LOCOMO_DIR` keeps the stores between
 /// runs; `temporary` holds it otherwise.
-pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) -> (Arc<Companion>, Vec<i64>) {
+pub(crate) async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) -> (Arc<Companion>, Vec<i64>) {
     let dir = std::env::var_os("LOCOMO_DIR").map_or_else(|| temporary.path().to_path_buf(), |d| std::path::PathBuf::from(d).join(&conversation.name));
     open_in(conversation, dir).await
 }
@@ -64,7 +64,7 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
 /// `LOCOMO_BACKEND=gemma`, or with `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL`
 /// an OpenAI-compatible embedder in its place (keep each one's stores apart with their
 /// own `LOCOMO_DIR`).
-pub fn settings() -> sidecar_settings::Settings {
+pub(crate) fn settings() -> sidecar_settings::Settings {
     use sidecar_settings::EmbeddingsBackend;
     let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
@@ -82,7 +82,7 @@ pub fn settings() -> sidecar_settings::Settings {
 }
 
 /// The conversation's store in `dir` (imported and embedded when it is not there yet).
-pub async fn open_in(conversation: &Conversation, dir: std::path::PathBuf) -> (Arc<Companion>, Vec<i64>) {
+pub(crate) async fn open_in(conversation: &Conversation, dir: std::path::PathBuf) -> (Arc<Companion>, Vec<i64>) {
     let reuse = dir.join("sidecar.db").exists();
     let mut options = CompanionOptions::new(dir, settings());
     let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();

@@ -5,7 +5,7 @@
 
 use sidecar::Companion;
 
-pub const WORDS: &[&str] = &[
+pub(crate) const WORDS: &[&str] = &[
     "coffee",
     "garden",
     "meeting",
@@ -65,7 +65,7 @@ pub const WORDS: &[&str] = &[
 ];
 
 /// Stores `count` messages with their vectors in the current conversation.
-pub async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng) {
+pub(crate) async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng) {
     let conversation = core.store().conversations().current_conversation().await.unwrap();
     let mut tx = core.store().pool().begin().await.unwrap();
     for i in 0..count {
@@ -93,6 +93,6 @@ pub async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng) {
 }
 
 /// A query of two of the words.
-pub fn query(rng: &mut fastrand::Rng) -> String {
+pub(crate) fn query(rng: &mut fastrand::Rng) -> String {
     format!("{} {}", WORDS[rng.usize(..WORDS.len())], WORDS[rng.usize(..WORDS.len())])
 }

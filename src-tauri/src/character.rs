@@ -13,19 +13,19 @@ use sidecar_desktop_features::Spot;
 use sidecar_desktop_features::WindowFacts;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
-pub const CHARACTER: &str = "character";
+pub(crate) const CHARACTER: &str = "character";
 /// Tells every window the preferences changed (the character's switch from its menu or
 /// shortcut: Settings shows it at once).
-pub const PREFERENCES_CHANGED: &str = "sidecar://preferences-changed";
+pub(crate) const PREFERENCES_CHANGED: &str = "sidecar://preferences-changed";
 /// The window's title: never shown (no decorations, no taskbar), but window lists and
 /// tests tell it from the chat window by it.
 const TITLE: &str = "Sidecar character";
 /// The window with the character alone, logical pixels.
-pub const REST: (f64, f64) = (112.0, 112.0);
+pub(crate) const REST: (f64, f64) = (112.0, 112.0);
 
 /// What the shell knows of the character's window.
 #[derive(Default)]
-pub struct CharacterWindow {
+pub(crate) struct CharacterWindow {
     /// Where the character stands (the window's corner when it is not grown).
     rest: Mutex<Option<Spot>>,
     /// The window was made transparent (the desktop composites).
@@ -34,11 +34,11 @@ pub struct CharacterWindow {
 
 impl CharacterWindow {
     /// Whether the character's window is see-through; `None` until it was first made.
-    pub fn transparent(&self) -> Option<bool> {
+    pub(crate) fn transparent(&self) -> Option<bool> {
         *self.transparent.lock().expect("character lock")
     }
 
-    pub fn facts(&self) -> WindowFacts {
+    pub(crate) fn facts(&self) -> WindowFacts {
         WindowFacts { transparent: self.transparent().unwrap_or(false), rest: REST }
     }
 }
@@ -49,7 +49,7 @@ fn companion(app: &AppHandle) -> Arc<Companion> {
 
 /// Shows the character where the core says (creating its window), or hides it (closing
 /// the window, so a hidden character costs nothing).
-pub async fn apply(app: &AppHandle, shown: bool) -> Result<(), String> {
+pub(crate) async fn apply(app: &AppHandle, shown: bool) -> Result<(), String> {
     let existing = app.get_webview_window(CHARACTER);
     match (shown, existing) {
         (true, Some(window)) => window.show().map_err(|e| e.to_string()),
@@ -61,7 +61,7 @@ pub async fn apply(app: &AppHandle, shown: bool) -> Result<(), String> {
 
 /// The character's shortcut: shows a hidden character, hides a shown one, and keeps
 /// that as the preference (Settings shows the same switch).
-pub fn toggle(app: &AppHandle) {
+pub(crate) fn toggle(app: &AppHandle) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let core = companion(&app);
@@ -76,7 +76,7 @@ pub fn toggle(app: &AppHandle) {
     });
 }
 
-pub fn tell_preferences(app: &AppHandle, view: &sidecar_settings::PreferencesView) {
+pub(crate) fn tell_preferences(app: &AppHandle, view: &sidecar_settings::PreferencesView) {
     use tauri::Emitter;
     let _ = app.emit(PREFERENCES_CHANGED, view);
 }
@@ -210,7 +210,7 @@ fn rest(app: &AppHandle) -> Result<Spot, String> {
 
 /// Grows the window to `width`×`height` (logical) for a bubble or the menu, or back to
 /// the character alone; the character itself does not move.
-pub fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
+pub(crate) fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
     let window = window(app)?;
     let rest = rest(app)?;
     let screen = screen_at(&window, rest).ok_or("no screen")?;
@@ -231,7 +231,7 @@ pub fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
 }
 
 /// The character follows a drag: `dx`, `dy` logical pixels from where it stood.
-pub fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), String> {
+pub(crate) fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), String> {
     let window = window(app)?;
     let spot = moved(&window, rest(app)?, dx, dy);
     window.set_position(PhysicalPosition::new(spot.x, spot.y)).map_err(|e| e.to_string())
@@ -239,7 +239,7 @@ pub fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), String> {
 
 /// The drag ended: the core keeps the place (whole on the screen under it) for that
 /// screen.
-pub async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
+pub(crate) async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
     let window = window(app)?;
     let spot = moved(&window, rest(app)?, dx, dy);
     // The screen under the character's middle is the one it was dropped on.

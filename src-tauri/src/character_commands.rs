@@ -17,7 +17,7 @@ use sidecar_desktop_features::WindowFacts;
 
 /// Everything the character's page shows when it opens; events keep it current.
 #[derive(Serialize)]
-pub struct CharacterStart {
+pub(crate) struct CharacterStart {
     pub window: WindowFacts,
     pub quiet: QuietNow,
     /// Phone channels down long enough to have been announced.
@@ -27,10 +27,10 @@ pub struct CharacterStart {
 }
 
 /// Tells the main window to open Settings on a section.
-pub const OPEN_SETTINGS: &str = "sidecar://open-settings";
+pub(crate) const OPEN_SETTINGS: &str = "sidecar://open-settings";
 
 #[tauri::command]
-pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>) -> Result<CharacterStart, CommandError> {
+pub(crate) async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>) -> Result<CharacterStart, CommandError> {
     Ok(CharacterStart {
         window: window.facts(),
         quiet: core.proactive().quiet_now().await.said(&core)?,
@@ -42,12 +42,12 @@ pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>)
 /// Whether the character is see-through (Settings says when it cannot be); `None`
 /// until it was first shown.
 #[tauri::command]
-pub fn character_transparent(window: State<'_, CharacterWindow>) -> Option<bool> {
+pub(crate) fn character_transparent(window: State<'_, CharacterWindow>) -> Option<bool> {
     window.transparent()
 }
 
 #[tauri::command]
-pub async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<PreferencesView, CommandError> {
+pub(crate) async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<PreferencesView, CommandError> {
     let view = blocking(&core, move |c| c.preferences().set_character(on)).await.said(&core)?;
     crate::character::tell_preferences(&app, &view);
     crate::character::apply(&app, on).await.map_err(|message| CommandError { message, retryable: false, cancelled: false })?;
@@ -55,52 +55,52 @@ pub async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<P
 }
 
 #[tauri::command]
-pub async fn set_character_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
+pub(crate) async fn set_character_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
     let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Character).map_err(HotkeyRefusal::Hotkey)?;
     crate::hotkey::switch(&app, &hotkey, HotkeyRole::Character).map_err(HotkeyRefusal::Hotkey)?;
     blocking(&core, move |c| c.preferences().save_character_hotkey(&hotkey)).await.said(&core).map_err(HotkeyRefusal::Other)
 }
 
 #[tauri::command]
-pub fn character_fit(app: AppHandle, width: f64, height: f64) -> Result<Grown, String> {
+pub(crate) fn character_fit(app: AppHandle, width: f64, height: f64) -> Result<Grown, String> {
     crate::character::fit(&app, width, height)
 }
 
 #[tauri::command]
-pub fn character_drag(app: AppHandle, dx: f64, dy: f64) -> Result<(), String> {
+pub(crate) fn character_drag(app: AppHandle, dx: f64, dy: f64) -> Result<(), String> {
     crate::character::drag(&app, dx, dy)
 }
 
 #[tauri::command]
-pub async fn character_drop(app: AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
+pub(crate) async fn character_drop(app: AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
     crate::character::drop(&app, dx, dy).await
 }
 
 /// A click on the character: the chat, on the message its bubble shows, if any.
 #[tauri::command]
-pub fn character_open(app: AppHandle, message_id: Option<i64>) {
+pub(crate) fn character_open(app: AppHandle, message_id: Option<i64>) {
     crate::window::show_message(&app, message_id);
 }
 
 #[tauri::command]
-pub async fn character_settings(app: AppHandle) {
+pub(crate) async fn character_settings(app: AppHandle) {
     crate::window::show_main(&app);
     let _ = app.emit(OPEN_SETTINGS, "desktop");
 }
 
 #[tauri::command]
-pub async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
+pub(crate) async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
     core.proactive().set_quiet(Some(sidecar_proactive::QUIET_FOR_MINUTES), None).await.said(&core)?;
     core.proactive().quiet_now().await.said(&core)
 }
 
 #[tauri::command]
-pub async fn quiet_now(core: Core<'_>) -> Result<QuietNow, CommandError> {
+pub(crate) async fn quiet_now(core: Core<'_>) -> Result<QuietNow, CommandError> {
     core.proactive().quiet_now().await.said(&core)
 }
 
 /// The user types in the chat (the character listens).
 #[tauri::command]
-pub fn user_typing(core: Core<'_>) {
+pub(crate) fn user_typing(core: Core<'_>) {
     core.user_typing();
 }

@@ -13,18 +13,18 @@ use crate::commands::{CommandError, Core};
 /// The `mcpServers` entry for a program that reaches the running endpoint with `token`;
 /// `None` while the endpoint is off.
 #[tauri::command]
-pub fn connection_http_config(endpoint: State<'_, Arc<McpEndpoint>>, token: String) -> Option<String> {
+pub(crate) fn connection_http_config(endpoint: State<'_, Arc<McpEndpoint>>, token: String) -> Option<String> {
     endpoint.view().url.map(|url| sidecar_serve::mcp_http_config(&url, &token))
 }
 
 /// Whether the MCP endpoint runs, and where.
 #[tauri::command]
-pub fn connection_endpoint(endpoint: State<'_, Arc<McpEndpoint>>) -> EndpointView {
+pub(crate) fn connection_endpoint(endpoint: State<'_, Arc<McpEndpoint>>) -> EndpointView {
     endpoint.view()
 }
 
 #[tauri::command]
-pub async fn set_connection_endpoint(core: Core<'_>, endpoint: State<'_, Arc<McpEndpoint>>, on: bool) -> Result<EndpointView, CommandError> {
+pub(crate) async fn set_connection_endpoint(core: Core<'_>, endpoint: State<'_, Arc<McpEndpoint>>, on: bool) -> Result<EndpointView, CommandError> {
     core.switch_endpoint(&endpoint, on).await.map_err(failed)
 }
 

@@ -8,18 +8,18 @@ use crate::commands::{CommandError, Core, SaidBy};
 
 /// The home this computer uses, if any, and how the link is.
 #[tauri::command]
-pub fn home_view(core: Core<'_>) -> Option<HomeView> {
+pub(crate) fn home_view(core: Core<'_>) -> Option<HomeView> {
     core.home_view()
 }
 
 /// Pairs with the home Sidecar at `address` with `code`; this window shows it from now on.
 #[tauri::command]
-pub async fn attach_home(core: Core<'_>, address: String, code: String) -> Result<HomeView, CommandError> {
+pub(crate) async fn attach_home(core: Core<'_>, address: String, code: String) -> Result<HomeView, CommandError> {
     core.inner().attach_home(&address, &code).await.said(&core)
 }
 
 /// Stops using the home Sidecar: this computer's own answers again.
 #[tauri::command]
-pub async fn leave_home(core: Core<'_>) -> Result<(), CommandError> {
+pub(crate) async fn leave_home(core: Core<'_>) -> Result<(), CommandError> {
     core.leave_home().await.said(&core)
 }

@@ -29,7 +29,7 @@ fn slot(role: HotkeyRole) -> usize {
     }
 }
 
-pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Result<()> {
+pub(crate) fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Result<()> {
     app.manage(Registered([Mutex::new(None), Mutex::new(None), Mutex::new(None)]));
     app.plugin(
         tauri_plugin_global_shortcut::Builder::new()
@@ -79,7 +79,7 @@ fn talk(app: &AppHandle, state: ShortcutState) {
 
 /// Registers `hotkey` for `role` in place of the current one; when it is taken, the
 /// current one stays.
-pub fn switch(app: &AppHandle, hotkey: &Hotkey, role: HotkeyRole) -> Result<(), HotkeyError> {
+pub(crate) fn switch(app: &AppHandle, hotkey: &Hotkey, role: HotkeyRole) -> Result<(), HotkeyError> {
     let shortcut: Shortcut = hotkey.to_string().parse().map_err(|_| HotkeyError::Unknown { text: hotkey.to_string() })?;
     let state = app.state::<Registered>();
     let mut current = state.0[slot(role)].lock().expect("hotkey lock");

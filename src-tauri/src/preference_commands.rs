@@ -14,25 +14,25 @@ use crate::commands::{blocking, CommandError, Core, SaidBy};
 /// Why a shortcut was refused, for the UI to say in the user's language.
 #[derive(Serialize)]
 #[serde(untagged)]
-pub enum HotkeyRefusal {
+pub(crate) enum HotkeyRefusal {
     Hotkey(HotkeyError),
     Other(CommandError),
 }
 
 #[tauri::command]
-pub async fn set_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
+pub(crate) async fn set_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
     let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Window).map_err(HotkeyRefusal::Hotkey)?;
     crate::hotkey::switch(&app, &hotkey, HotkeyRole::Window).map_err(HotkeyRefusal::Hotkey)?;
     blocking(&core, move |c| c.preferences().save_hotkey(&hotkey)).await.said(&core).map_err(HotkeyRefusal::Other)
 }
 
 #[tauri::command]
-pub fn launch_at_login(app: AppHandle) -> Result<bool, String> {
+pub(crate) fn launch_at_login(app: AppHandle) -> Result<bool, String> {
     app.autolaunch().is_enabled().map_err(|e| e.to_string())
 }
 
 #[tauri::command]
-pub fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, String> {
+pub(crate) fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, String> {
     let launcher = app.autolaunch();
     if on { launcher.enable() } else { launcher.disable() }.map_err(|e| format!("could not change launch at login: {e}"))?;
     launcher.is_enabled().map_err(|e| e.to_string())

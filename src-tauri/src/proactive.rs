@@ -39,7 +39,7 @@ impl Sink for TraySink {
 /// notification opening the window on its message, the endpoint Settings switches, the
 /// plugin's updater, the model started at once (someone is about to type), and the
 /// command table the link serves to the user's other devices.
-pub fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
+pub(crate) fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
     let opener = app.clone();
     Face {
         sinks: vec![Arc::new(TraySink { app: app.clone() })],

@@ -13,7 +13,7 @@ use tauri::Manager;
 
 use crate::{notifier, window};
 
-pub const TRAY_ID: &str = "main";
+pub(crate) const TRAY_ID: &str = "main";
 const OPEN: &str = "open";
 const TEST_NOTIFICATION: &str = "test_notification";
 const QUIT: &str = "quit";
@@ -25,7 +25,7 @@ static DISMISS_ITEM: std::sync::OnceLock<MenuItem<tauri::Wry>> = std::sync::Once
 /// The spontaneous message the alert is about, if it is about one.
 static UNREAD: std::sync::Mutex<Option<i64>> = std::sync::Mutex::new(None);
 
-pub fn build(app: &AppHandle) -> tauri::Result<()> {
+pub(crate) fn build(app: &AppHandle) -> tauri::Result<()> {
     let text = labels(app.state::<Arc<Companion>>().lang());
     let dismiss = MenuItem::with_id(app, DISMISS, text.dismiss, false, None::<&str>)?;
     let _ = DISMISS_ITEM.set(dismiss.clone());
@@ -67,7 +67,7 @@ static ALERT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new
 
 /// Switches the tray icon to its alert state (a proactive message is unread) or back;
 /// nothing to do when it is already so (every focus of the window asks).
-pub fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
+pub(crate) fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
     let Some(tray) = app.tray_by_id(TRAY_ID) else {
         return Err("the tray icon is not there".into());
     };
@@ -89,7 +89,7 @@ pub fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
 
 /// The alert for a proactive message; a spontaneous one's id is kept, so dismissing
 /// the alert from the menu tells Sidecar it was not welcome.
-pub fn alert_for(app: &AppHandle, spontaneous: Option<i64>) -> Result<(), String> {
+pub(crate) fn alert_for(app: &AppHandle, spontaneous: Option<i64>) -> Result<(), String> {
     set_alert(app, true)?;
     *UNREAD.lock().expect("unread lock") = spontaneous;
     Ok(())
@@ -110,7 +110,7 @@ fn dismiss_unread(app: &AppHandle) {
 
 /// A phone channel stayed down (W1) or came back: a notification says so, and the
 /// tray's tooltip keeps saying it while it lasts.
-pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
+pub(crate) fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
     if let Some(tray) = app.tray_by_id(TRAY_ID) {
         let tooltip = if down { format!("Sidecar — {title}") } else { "Sidecar".to_string() };
         let _ = tray.set_tooltip(Some(tooltip));
@@ -119,7 +119,7 @@ pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
 }
 
 /// While a plan is worked on, the tray's tooltip says which step ("step 3 of 5").
-pub fn plan_progress(app: &AppHandle, items: &[sidecar_agent::PlanItem], lang: sidecar::words::Lang) {
+pub(crate) fn plan_progress(app: &AppHandle, items: &[sidecar_agent::PlanItem], lang: sidecar::words::Lang) {
     static SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     let Some(tray) = app.tray_by_id(TRAY_ID) else { return };
     let working = sidecar_agent::plan_is_open(items);
@@ -137,7 +137,7 @@ pub fn plan_progress(app: &AppHandle, items: &[sidecar_agent::PlanItem], lang: s
 }
 
 /// A notification about a channel that leaves the tray as it is.
-pub fn channel_warning(app: &AppHandle, title: &str, body: &str) {
+pub(crate) fn channel_warning(app: &AppHandle, title: &str, body: &str) {
     // The notifier blocks on D-Bus: off the task that forwards the core's events.
     let (app, title, body) = (app.clone(), title.to_string(), body.to_string());
     tauri::async_runtime::spawn_blocking(move || {
@@ -159,7 +159,7 @@ fn quiet_for_an_hour(app: &AppHandle) {
     });
 }
 
-pub fn send_test_notification(app: &AppHandle) {
+pub(crate) fn send_test_notification(app: &AppHandle) {
     let companion = app.state::<Arc<Companion>>();
     let text = labels(companion.lang());
     if let Err(error) = notifier::notify(app, &companion, text.test_summary, text.test_body) {

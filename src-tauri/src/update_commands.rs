@@ -7,32 +7,32 @@ use tauri::AppHandle;
 use crate::commands::{blocking, CommandError, Core, SaidBy};
 
 #[tauri::command]
-pub fn updates(core: Core<'_>) -> UpdatesView {
+pub(crate) fn updates(core: Core<'_>) -> UpdatesView {
     core.updates().view()
 }
 
 #[tauri::command]
-pub async fn look_for_update(core: Core<'_>) -> Result<UpdatesView, CommandError> {
+pub(crate) async fn look_for_update(core: Core<'_>) -> Result<UpdatesView, CommandError> {
     Ok(core.updates().look().await)
 }
 
 #[tauri::command]
-pub async fn install_update(core: Core<'_>) -> Result<UpdatesView, CommandError> {
+pub(crate) async fn install_update(core: Core<'_>) -> Result<UpdatesView, CommandError> {
     core.updates().install().await.said(&core)
 }
 
 #[tauri::command]
-pub async fn set_update_address(core: Core<'_>, address: Option<String>) -> Result<UpdatesView, CommandError> {
+pub(crate) async fn set_update_address(core: Core<'_>, address: Option<String>) -> Result<UpdatesView, CommandError> {
     blocking(&core, move |c| c.updates().set_address(address.as_deref())).await.said(&core)
 }
 
 #[tauri::command]
-pub async fn set_daily_updates(core: Core<'_>, daily: bool) -> Result<UpdatesView, CommandError> {
+pub(crate) async fn set_daily_updates(core: Core<'_>, daily: bool) -> Result<UpdatesView, CommandError> {
     blocking(&core, move |c| c.updates().set_daily(daily)).await.said(&core)
 }
 
 /// Starts the installed version in place of this one.
 #[tauri::command]
-pub fn restart_app(app: AppHandle) {
+pub(crate) fn restart_app(app: AppHandle) {
     app.restart();
 }

@@ -14,21 +14,21 @@ use tauri::utils::config::BundleType;
 use tauri::AppHandle;
 use tauri_plugin_updater::{Error, Update, UpdaterExt};
 
-pub struct PluginUpdates {
+pub(crate) struct PluginUpdates {
     app: AppHandle,
     /// What the last look found, which `install` installs.
     found: Mutex<Option<Update>>,
 }
 
 impl PluginUpdates {
-    pub fn new(app: AppHandle) -> Self {
+    pub(crate) fn new(app: AppHandle) -> Self {
         Self { app, found: Mutex::new(None) }
     }
 }
 
 /// How this copy was installed, as Tauri's bundler marked the binary; none for a build
 /// from source.
-pub fn format() -> Option<PackageFormat> {
+pub(crate) fn format() -> Option<PackageFormat> {
     tauri::utils::platform::bundle_type().map(|bundle| match bundle {
         BundleType::Deb => PackageFormat::Deb,
         BundleType::Rpm => PackageFormat::Rpm,

@@ -2,14 +2,14 @@
 
 use tauri::{AppHandle, Emitter, Manager};
 
-pub const MAIN: &str = "main";
+pub(crate) const MAIN: &str = "main";
 /// Tells the UI to put the cursor in the composer.
-pub const FOCUS_COMPOSER: &str = "sidecar://focus-composer";
+pub(crate) const FOCUS_COMPOSER: &str = "sidecar://focus-composer";
 /// Tells the UI to scroll to a message (a notification was clicked).
-pub const SHOW_MESSAGE: &str = "sidecar://show-message";
+pub(crate) const SHOW_MESSAGE: &str = "sidecar://show-message";
 
 /// Brings the main window up, focused, with the cursor in the composer.
-pub fn show_main(app: &AppHandle) {
+pub(crate) fn show_main(app: &AppHandle) {
     if let Some(window) = app.get_webview_window(MAIN) {
         let _ = window.unminimize();
         let _ = window.show();
@@ -19,17 +19,17 @@ pub fn show_main(app: &AppHandle) {
 }
 
 /// Whether the user can see the main window now.
-pub fn is_visible(app: &AppHandle) -> bool {
+pub(crate) fn is_visible(app: &AppHandle) -> bool {
     app.get_webview_window(MAIN).is_some_and(|w| w.is_visible().unwrap_or(false) && !w.is_minimized().unwrap_or(false))
 }
 
 /// Whether the user is looking at the chat: shown and focused.
-pub fn is_focused(app: &AppHandle) -> bool {
+pub(crate) fn is_focused(app: &AppHandle) -> bool {
     app.get_webview_window(MAIN).is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
 }
 
 /// The hotkey's action: hide a visible window, show a hidden one.
-pub fn toggle_main(app: &AppHandle) {
+pub(crate) fn toggle_main(app: &AppHandle) {
     let Some(window) = app.get_webview_window(MAIN) else {
         return;
     };
@@ -41,7 +41,7 @@ pub fn toggle_main(app: &AppHandle) {
 }
 
 /// Brings the window up on a message (a clicked notification).
-pub fn show_message(app: &AppHandle, message_id: Option<i64>) {
+pub(crate) fn show_message(app: &AppHandle, message_id: Option<i64>) {
     show_main(app);
     if let (Some(window), Some(id)) = (app.get_webview_window(MAIN), message_id) {
         let _ = window.emit(SHOW_MESSAGE, id);
@@ -51,14 +51,14 @@ pub fn show_message(app: &AppHandle, message_id: Option<i64>) {
 /// Draws the page without GPU compositing. A chat needs no 3D layers, and compositing
 /// makes WebKit's web process hold GL buffers (software GL under Xvfb and on many
 /// machines): about 70 MB at idle, measured by `make figures`.
-pub fn render_in_software(app: &AppHandle) {
+pub(crate) fn render_in_software(app: &AppHandle) {
     if let Some(window) = app.get_webview_window(MAIN) {
         render_webview_in_software(&window);
     }
 }
 
 /// The same for one window's webview (the character's too).
-pub fn render_webview_in_software(window: &tauri::WebviewWindow) {
+pub(crate) fn render_webview_in_software(window: &tauri::WebviewWindow) {
     #[cfg(target_os = "linux")]
     let _ = window.with_webview(|webview| {
         use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};

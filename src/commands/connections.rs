@@ -9,7 +9,7 @@ use sidecar_serve::Scope;
 
 /// What a client card shows: the client and its latest calls.
 #[derive(Serialize, ts_rs::TS)]
-pub struct ConnectionView {
+pub(super) struct ConnectionView {
     #[serde(flatten)]
     client: Client,
     activity: Vec<Logged>,

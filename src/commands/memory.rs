@@ -14,7 +14,7 @@ use sidecar_memory::ProfileView;
 
 /// Facts by category and the lines of learnings.md that could not be read.
 #[derive(Serialize, ts_rs::TS)]
-pub struct MemoryReport {
+pub(super) struct MemoryReport {
     facts: Vec<sidecar_memory::ListedFact>,
     problems: Vec<sidecar_memory::Malformed>,
     conflicts: Vec<sidecar_memory::FactConflict>,
@@ -22,7 +22,7 @@ pub struct MemoryReport {
 
 /// SOUL.md or user.md, with the version to send back when saving.
 #[derive(Serialize, ts_rs::TS)]
-pub struct ProfileText {
+pub(super) struct ProfileText {
     text: String,
     version: String,
 }

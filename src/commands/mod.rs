@@ -225,7 +225,7 @@ macro_rules! commands {
     ($( $(#[$meta:meta])* async fn $name:ident($core:ident $(, $arg:ident : $ty:ty)* $(,)?) -> $ret:ty $body:block )*) => {
         $(
             $(#[$meta])*
-            pub async fn $name($core: std::sync::Arc<crate::Companion> $(, $arg: $ty)*) -> $ret $body
+            pub(crate) async fn $name($core: std::sync::Arc<crate::Companion> $(, $arg: $ty)*) -> $ret $body
         )*
 
         pub(super) const COMMANDS: &[crate::commands::Command] = &[$(

@@ -8,7 +8,7 @@ use sidecar_actions::ImportReport;
 use sidecar_actions::Grant;
 
 #[derive(Serialize, ts_rs::TS)]
-pub struct McpView {
+pub(super) struct McpView {
     config_path: String,
     servers: Vec<ServerStatus>,
 }

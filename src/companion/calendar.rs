@@ -10,7 +10,7 @@ use sidecar_calendar::CalendarView;
 
 /// How often the calendars are brought up to date (a sync whose ctag did not move costs
 /// one request per calendar).
-pub const SYNC_EVERY: Duration = Duration::from_secs(15 * 60);
+pub(super) const SYNC_EVERY: Duration = Duration::from_secs(15 * 60);
 /// How long reminders must be still before their to-dos are written.
 const MIRROR_SETTLE: Duration = Duration::from_millis(500);
 

@@ -20,12 +20,12 @@ use sidecar_proactive::Channel;
 use sidecar_proactive::SinkId;
 
 /// The event's name a device shows as a notification.
-pub const DEVICE_NOTIFICATION: &str = "device_notification";
+pub(crate) const DEVICE_NOTIFICATION: &str = "device_notification";
 
 /// What the home core tells the device the user is at (`"type": "device_notification"`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
-pub struct DeviceNotification {
+pub(crate) struct DeviceNotification {
     pub title: String,
     pub body: String,
     #[serde(default)]

@@ -12,7 +12,7 @@ use sidecar_link::WebFiles;
 struct Bundle;
 
 /// The built UI, when there is one.
-pub struct BuiltUi;
+pub(super) struct BuiltUi;
 
 impl WebFiles for BuiltUi {
     fn file(&self, path: &str) -> Option<Cow<'static, [u8]>> {

@@ -17,22 +17,22 @@ use tokio::net::TcpStream;
 
 /// The largest answer read from a calendar server: a listing of 20,000 events is about
 /// 5 MB, a multiget of 100 large ones a few MB.
-pub const MAX_ANSWER_BYTES: u64 = 50_000_000;
+pub(crate) const MAX_ANSWER_BYTES: u64 = 50_000_000;
 
 /// Why a connection stopped reading: the answer passed the cap.
 #[derive(Debug, thiserror::Error)]
 #[error("the calendar server's answer is larger than {} MB", MAX_ANSWER_BYTES / 1_000_000)]
-pub struct AnswerTooLarge;
+pub(crate) struct AnswerTooLarge;
 
 /// A TCP stream that fails a read once more than `cap` bytes came since the last write.
-pub struct Capped<T> {
+pub(crate) struct Capped<T> {
     inner: T,
     cap: u64,
     since_write: u64,
 }
 
 impl<T> Capped<T> {
-    pub fn new(inner: T, cap: u64) -> Self {
+    pub(crate) fn new(inner: T, cap: u64) -> Self {
         Self { inner, cap, since_write: 0 }
     }
 }
@@ -78,12 +78,12 @@ impl Connection for Capped<TcpStream> {
 
 /// hyper's own connector, its streams capped.
 #[derive(Clone)]
-pub struct Connector {
+pub(crate) struct Connector {
     http: HttpConnector,
 }
 
 impl Connector {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let mut http = HttpConnector::new();
         // https:// goes through the TLS layer above this one.
         http.enforce_http(false);
@@ -112,7 +112,7 @@ impl tower_service::Service<Uri> for Connector {
 }
 
 /// Whether `error`, or what caused it, is an answer past the cap.
-pub fn too_large(error: &(dyn std::error::Error + 'static)) -> bool {
+pub(crate) fn too_large(error: &(dyn std::error::Error + 'static)) -> bool {
     let mut cause = Some(error);
     while let Some(now) = cause {
         if now.is::<AnswerTooLarge>() || now.downcast_ref::<io::Error>().and_then(|e| e.get_ref()).is_some_and(|inner| inner.is::<AnswerTooLarge>()) {

@@ -45,7 +45,7 @@ fn instant(at: &DatePerhapsTime, zone: Tz) -> Result<(DateTime<Utc>, Tz, bool), 
 /// "/freeassociation.sourceforge.net/Tzfile/Europe/Berlin", "posix/Europe/Vaduz"): the
 /// longest tail that is a zone's name. `None` for a name of no zone (an app's own zone
 /// definition is not read: a time in a guessed zone would be wrong, unread is said).
-pub fn zone_named(tzid: &str) -> Option<Tz> {
+pub(crate) fn zone_named(tzid: &str) -> Option<Tz> {
     let tzid = tzid.trim().trim_matches('"').trim();
     let tails = std::iter::once(0).chain(tzid.char_indices().filter(|(_, c)| matches!(c, '/' | '_')).map(|(i, _)| i + 1));
     tails.filter_map(|at| tzid.get(at..)).find_map(|tail| tail.parse::<Tz>().ok())

@@ -15,7 +15,7 @@ use crate::rows::CalendarStore;
 use crate::service::{CalendarService, Occurrence};
 
 /// How far ahead an event named in words is looked for.
-pub const LOOK_AHEAD_DAYS: i64 = 14;
+pub(crate) const LOOK_AHEAD_DAYS: i64 = 14;
 /// How far ahead a followed event's next start is looked for.
 const FOLLOW_DAYS: i64 = 400;
 

@@ -14,7 +14,7 @@ use crate::event::Event;
 
 /// Items written per transaction when a sync keeps what changed: a few milliseconds of
 /// the database each, so other writers wait no longer than that.
-pub const ITEMS_PER_WRITE: usize = 500;
+pub(crate) const ITEMS_PER_WRITE: usize = 500;
 /// The pause between two such writes.
 const WRITE_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 

@@ -14,7 +14,7 @@ use crate::dav::RemoteItem;
 use crate::error::CalendarError;
 
 /// The largest feed read (a decade of a busy shared calendar is a few megabytes).
-pub const MAX_FEED_BYTES: usize = 20 * 1024 * 1024;
+pub(crate) const MAX_FEED_BYTES: usize = 20 * 1024 * 1024;
 /// The most events a subscribed calendar may have: a holiday or team calendar has a few
 /// hundred; 140,000 small events fit in 20 MB and took 778 MB to read and store.
 pub const MAX_FEED_EVENTS: usize = 20_000;
@@ -26,14 +26,14 @@ const MODIFIED: &str = "modified:";
 
 /// A feed as fetched: its version (to ask "changed?" next time), its name, its items.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Feed {
+pub(crate) struct Feed {
     pub version: Option<String>,
     pub name: Option<String>,
     pub items: Vec<RemoteItem>,
 }
 
 /// The address to fetch: `webcal://` is `https://`; only web addresses are taken.
-pub fn address(url: &str) -> Result<reqwest::Url, CalendarError> {
+pub(crate) fn address(url: &str) -> Result<reqwest::Url, CalendarError> {
     let url = url.trim();
     let fetched = match url.get(..9) {
         Some(scheme) if scheme.eq_ignore_ascii_case("webcal://") => format!("https://{}", &url[9..]),
@@ -47,7 +47,7 @@ pub fn address(url: &str) -> Result<reqwest::Url, CalendarError> {
 
 /// The feed at `url`; `None` when the server says it has not changed since `version`
 /// (asked by ETag, or by date when the server gave no ETag).
-pub async fn fetch(http: &reqwest::Client, url: &str, version: Option<&str>) -> Result<Option<Feed>, CalendarError> {
+pub(crate) async fn fetch(http: &reqwest::Client, url: &str, version: Option<&str>) -> Result<Option<Feed>, CalendarError> {
     let address = address(url)?;
     let mut request = http.get(address).header(reqwest::header::ACCEPT, "text/calendar, */*;q=0.5").timeout(FETCH_LIMIT);
     match version.map(|v| v.strip_prefix(MODIFIED).ok_or(v)) {

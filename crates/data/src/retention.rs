@@ -27,7 +27,7 @@ pub struct TidyReport {
 }
 
 /// Tidies the store now; `keep_days` is the user's retention (`None`: keep everything).
-pub async fn tidy(store: &Store, meaning: &MeaningIndex, clock: &Clock, keep_days: Option<u32>) -> Result<TidyReport, StoreError> {
+pub(crate) async fn tidy(store: &Store, meaning: &MeaningIndex, clock: &Clock, keep_days: Option<u32>) -> Result<TidyReport, StoreError> {
     let now = clock.now();
     let conversations_expired = match keep_days {
         Some(days) => {

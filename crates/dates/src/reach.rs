@@ -19,7 +19,7 @@ use crate::recurrence::{interval_of, rule_field};
 
 /// The most periods a reading may walk between two occurrences: about a tenth of a
 /// second of the `rrule` crate's walk.
-pub const MAX_GAP_PERIODS: i64 = 10_000;
+pub(crate) const MAX_GAP_PERIODS: i64 = 10_000;
 
 /// How a rule can be walked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

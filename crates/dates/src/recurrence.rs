@@ -160,14 +160,14 @@ fn rebased(rrule: &str, start: DateTime<Utc>, after: DateTime<Utc>) -> DateTime<
 }
 
 /// The value of `name` in an RRULE from anywhere (any case, spaces around), uppercased.
-pub fn rule_field(rrule: &str, name: &str) -> Option<String> {
+pub(crate) fn rule_field(rrule: &str, name: &str) -> Option<String> {
     rrule
         .split(';')
         .find_map(|part| part.split_once('=').filter(|(key, _)| key.trim().eq_ignore_ascii_case(name)).map(|(_, value)| value.trim().to_ascii_uppercase()))
 }
 
 /// An RRULE's INTERVAL (1 when unsaid or unreadable).
-pub fn interval_of(rrule: &str) -> u32 {
+pub(crate) fn interval_of(rrule: &str) -> u32 {
     rule_field(rrule, "INTERVAL").and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(1)
 }
 

@@ -28,7 +28,7 @@ struct Seen {
 }
 
 /// Held while a link is open; detaches when dropped.
-pub struct AttachedLink {
+pub(crate) struct AttachedLink {
     present: Arc<Present>,
     device: i64,
 }

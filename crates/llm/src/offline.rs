@@ -46,7 +46,7 @@ fn looks_offline(text: &str) -> bool {
 }
 
 /// The innermost cause: reqwest nests the telling part (refused, DNS) in its chain.
-pub fn last_cause(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn last_cause(error: &(dyn std::error::Error + 'static)) -> String {
     let mut detail = error.to_string();
     let mut source = error.source();
     while let Some(inner) = source {

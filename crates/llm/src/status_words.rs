@@ -5,7 +5,7 @@
 use sidecar_domain::Lang;
 
 /// "the provider refused the API key; check it in Settings → Model providers".
-pub fn http_meaning(status: u16, lang: Lang) -> String {
+pub(crate) fn http_meaning(status: u16, lang: Lang) -> String {
     let (en, es) = match status {
         401 | 403 => (
             "the provider refused the API key; check it in Settings → Model providers",
@@ -35,7 +35,7 @@ pub fn http_meaning(status: u16, lang: Lang) -> String {
 
 /// The status in words, then what the server said, if anything: "the provider refused
 /// the API key; check it in Settings → Model providers. It said: “Incorrect API key”".
-pub fn http_error(status: u16, message: &str, lang: Lang) -> String {
+pub(crate) fn http_error(status: u16, message: &str, lang: Lang) -> String {
     let meaning = http_meaning(status, lang);
     match message.trim() {
         "" => meaning,

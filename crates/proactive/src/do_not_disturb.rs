@@ -10,7 +10,7 @@ use std::time::Duration;
 const ASK_WITHIN: Duration = Duration::from_secs(2);
 
 /// Which desktop setting silences notifications now, if any.
-pub async fn desktop_silenced() -> Option<&'static str> {
+pub(crate) async fn desktop_silenced() -> Option<&'static str> {
     #[cfg(all(unix, not(target_os = "macos")))]
     {
         if let Ok(Some(which)) = tokio::time::timeout(ASK_WITHIN, on_the_bus()).await {

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::config::{Level, ProactiveConfig, COOLDOWN, FRESHNESS, MAX_PER_HOUR, USER_ACTIVE};
 use super::state::ProactiveState;
 
-pub use super::greeting::{greeting_window, GreetingKind};
+pub use super::greeting::greeting_window;
+pub(crate) use super::greeting::GreetingKind;
 pub use sidecar_outbox::MessageType;
 
 /// Why a tick ended without asking the model.

@@ -10,7 +10,7 @@ use std::pin::Pin;
 use chrono::{DateTime, Utc};
 
 /// How long before the event when the words do not say ("before the dentist").
-pub const DEFAULT_MINUTES_BEFORE: i64 = 15;
+pub(crate) const DEFAULT_MINUTES_BEFORE: i64 = 15;
 /// The longest "before" taken (a week): further is a date, not a reminder of an event.
 const MAX_MINUTES_BEFORE: i64 = 7 * 24 * 60;
 

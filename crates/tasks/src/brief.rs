@@ -34,7 +34,7 @@ pub struct BriefParts {
 }
 
 /// The longest place name kept for the weather.
-pub const PLACE_CHARS: usize = 80;
+pub(crate) const PLACE_CHARS: usize = 80;
 
 /// The place the user typed for the brief's weather: trimmed; empty takes it away.
 pub fn read_place(text: &str) -> Result<Option<String>, crate::TasksError> {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::schedule::Schedule;
 
 /// Later than this after its time, an occurrence was missed (the tick's own delay is not).
-pub const GRACE: Duration = Duration::minutes(2);
+pub(crate) const GRACE: Duration = Duration::minutes(2);
 /// Missed occurrences counted at most (a task every minute through a month away).
 const FOLD_LIMIT: usize = 10_000;
 

@@ -70,7 +70,7 @@ pub struct TaskView {
 
 /// A task's time in words, in the zone it was made in ("every weekday at 08:00",
 /// "Tuesday 1 December at 09:00").
-pub fn when_words(task: &Task, lang: Lang) -> String {
+pub(crate) fn when_words(task: &Task, lang: Lang) -> String {
     match &task.schedule {
         Schedule::Once { at } => sidecar_dates::moment_words(at.with_timezone(&task.zone), lang),
         Schedule::Repeat { rule, start, zone } => sidecar_dates::rule_words(rule, start.with_timezone(zone), lang),

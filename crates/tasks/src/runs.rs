@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Failed runs in a row that pause a task (it says so, with what went wrong).
-pub const PAUSE_AFTER_FAILURES: usize = 3;
+pub(crate) const PAUSE_AFTER_FAILURES: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]

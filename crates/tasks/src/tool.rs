@@ -26,7 +26,7 @@ use crate::service::Tasks;
 pub const DEFAULT_SKIP_MINUTES: u32 = 120;
 
 /// The tools there are, to check a task's grants against (the registry the tool is in).
-pub type KnownTools = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+pub(crate) type KnownTools = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
 pub struct ScheduleTask {
     pub tasks: Arc<Tasks>,

@@ -3,7 +3,7 @@
 use sidecar_domain::Lang;
 
 /// Why a task stopped running by itself, with what to do.
-pub fn paused_after_failures(lang: Lang, last_error: &str) -> String {
+pub(crate) fn paused_after_failures(lang: Lang, last_error: &str) -> String {
     match lang {
         Lang::En => format!("Paused after three failed runs in a row (the last: {last_error}). Fix what it needs, then resume it."),
         Lang::Es => format!("En pausa tras tres ejecuciones fallidas seguidas (la última: {last_error}). Arregla lo que necesita y reanúdala."),
@@ -11,7 +11,7 @@ pub fn paused_after_failures(lang: Lang, last_error: &str) -> String {
 }
 
 /// Why a task the user paused is paused.
-pub fn paused_by_user(lang: Lang) -> String {
+pub(crate) fn paused_by_user(lang: Lang) -> String {
     match lang {
         Lang::En => "Paused by you.".into(),
         Lang::Es => "En pausa por ti.".into(),
@@ -66,7 +66,7 @@ pub fn prompt_cut(lang: Lang, title: &str, chars: usize, limit: usize) -> String
 }
 
 /// The morning brief's name in lists, notifications and the Tasks conversation.
-pub fn brief_title(lang: Lang) -> &'static str {
+pub(crate) fn brief_title(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Morning brief",
         Lang::Es => "Resumen de la mañana",

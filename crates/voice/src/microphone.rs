@@ -14,7 +14,7 @@ use crate::audio::Audio;
 use crate::error::VoiceError;
 
 /// The longest push-to-talk recording kept; what comes later is not (a forgotten toggle).
-pub const MAX_LISTEN_SECONDS: u32 = 120;
+pub(crate) const MAX_LISTEN_SECONDS: u32 = 120;
 /// The level meter is told at most this often.
 const LEVEL_EVERY: Duration = Duration::from_millis(50);
 

@@ -7,14 +7,14 @@ const ENDS: &[char] = &['.', '!', '?', '…', ':', ';'];
 const MIN_CHARS: usize = 12;
 
 #[derive(Debug, Default)]
-pub struct Sentences {
+pub(crate) struct Sentences {
     pending: String,
     in_code: bool,
 }
 
 impl Sentences {
     /// Takes more of the reply; the sentences it completes, ready to say.
-    pub fn push(&mut self, delta: &str) -> Vec<String> {
+    pub(crate) fn push(&mut self, delta: &str) -> Vec<String> {
         self.pending.push_str(delta);
         let mut out = Vec::new();
         while let Some(end) = self.next_end() {
@@ -25,7 +25,7 @@ impl Sentences {
     }
 
     /// The rest once the reply is complete.
-    pub fn finish(&mut self) -> Option<String> {
+    pub(crate) fn finish(&mut self) -> Option<String> {
         let rest = std::mem::take(&mut self.pending);
         let said = self.speakable(&rest);
         self.in_code = false;

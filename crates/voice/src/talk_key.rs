@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 /// Held at least this long, the shortcut sends what was said when let go.
-pub const HOLD_TO_TALK: Duration = Duration::from_millis(600);
+pub(crate) const HOLD_TO_TALK: Duration = Duration::from_millis(600);
 /// A press this soon after the last one seen is the key repeating while held, not a new
 /// press (a desktop that never reports the release, as some Wayland portals, still
 /// toggles).

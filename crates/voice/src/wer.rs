@@ -5,7 +5,7 @@
 //! [`word_errors_unaccented`] also folds accents, for transcripts written without them.
 
 /// Words of `text` as they are compared.
-pub fn normalise(text: &str) -> Vec<String> {
+pub(crate) fn normalise(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || c == '-')
         .map(|w| w.chars().filter(|c| c.is_alphanumeric() || *c == '\'').collect::<String>().to_lowercase())
         .map(|w| w.trim_matches('\'').to_string())

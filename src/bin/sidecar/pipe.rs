@@ -12,7 +12,7 @@ fn is_closed_pipe(message: &str) -> bool {
 }
 
 /// Installs the hook; other panics go to the default one.
-pub fn end_quietly_when_closed() {
+pub(crate) fn end_quietly_when_closed() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();

@@ -11,14 +11,14 @@ use sidecar_voice::SpeechModel;
 
 /// The language asked for on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum SpokenIn {
+pub(crate) enum SpokenIn {
     Es,
     En,
 }
 
 /// Prints the words (or, with `json`, `text`, `lang` and `seconds`); exits 1 with what
 /// to do when the recording cannot be heard.
-pub fn transcribe(runtime: Option<&Path>, file: &Path, spoken_in: Option<SpokenIn>, ui: Lang, json: bool) -> anyhow::Result<i32> {
+pub(crate) fn transcribe(runtime: Option<&Path>, file: &Path, spoken_in: Option<SpokenIn>, ui: Lang, json: bool) -> anyhow::Result<i32> {
     let model = runtime.map_or_else(SpeechModel::not_installed, SpeechModel::in_runtime);
     let language = match spoken_in {
         Some(SpokenIn::Es) => Language::Given(Lang::Es),

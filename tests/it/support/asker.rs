@@ -9,22 +9,22 @@ use sidecar_actions::Choice;
 use sidecar_actions::Question;
 
 #[derive(Default)]
-pub struct ScriptedAsker {
+pub(crate) struct ScriptedAsker {
     /// Answers in order; with none left, nobody answers.
     pub answers: Mutex<VecDeque<Answer>>,
     pub asked: Mutex<Vec<Question>>,
 }
 
 impl ScriptedAsker {
-    pub fn will(&self, choice: Choice) {
+    pub(crate) fn will(&self, choice: Choice) {
         self.answers.lock().unwrap().push_back(Answer::Chose(choice));
     }
 
-    pub fn questions(&self) -> usize {
+    pub(crate) fn questions(&self) -> usize {
         self.asked.lock().unwrap().len()
     }
 
-    pub fn last(&self) -> Question {
+    pub(crate) fn last(&self) -> Question {
         self.asked.lock().unwrap().last().cloned().expect("a question was asked")
     }
 }

@@ -15,7 +15,7 @@ use tokio::sync::Notify;
 
 /// A call the bot made.
 #[derive(Debug, Clone)]
-pub struct Call {
+pub(crate) struct Call {
     pub method: String,
     pub body: Value,
     pub at: Instant,
@@ -41,7 +41,7 @@ struct State {
 }
 
 #[derive(Clone)]
-pub struct FakeBotApi {
+pub(crate) struct FakeBotApi {
     pub api_url: String,
     state: Arc<Mutex<State>>,
     news: Arc<Notify>,
@@ -49,7 +49,7 @@ pub struct FakeBotApi {
 }
 
 /// A Telegram message object as the Bot API sends it.
-pub fn message_json(chat: i64, message_id: i64, text: &str) -> Value {
+pub(crate) fn message_json(chat: i64, message_id: i64, text: &str) -> Value {
     json!({
         "message_id": message_id,
         "date": 1_700_000_000,
@@ -60,7 +60,7 @@ pub fn message_json(chat: i64, message_id: i64, text: &str) -> Value {
 }
 
 impl FakeBotApi {
-    pub async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let server = Self {
@@ -81,7 +81,7 @@ impl FakeBotApi {
     }
 
     /// The user writes `text` in `chat`; returns the update's message id.
-    pub fn say(&self, chat: i64, text: &str) -> i64 {
+    pub(crate) fn say(&self, chat: i64, text: &str) -> i64 {
         let mut state = self.state.lock().unwrap();
         let id = state.next_message_id;
         state.next_message_id += 1;
@@ -94,7 +94,7 @@ impl FakeBotApi {
 
     /// The user sends a voice note of `seconds` (OGG/Opus `bytes`, as phones record them)
     /// in `chat`; returns the update's message id.
-    pub fn send_voice(&self, chat: i64, bytes: Vec<u8>, seconds: u32) -> i64 {
+    pub(crate) fn send_voice(&self, chat: i64, bytes: Vec<u8>, seconds: u32) -> i64 {
         let mut state = self.state.lock().unwrap();
         let id = state.next_message_id;
         state.next_message_id += 1;
@@ -113,7 +113,7 @@ impl FakeBotApi {
 
     /// The user presses the inline button whose data is `data`, under the bot's last
     /// message to `chat`.
-    pub fn press(&self, chat: i64, data: &str) {
+    pub(crate) fn press(&self, chat: i64, data: &str) {
         let mut state = self.state.lock().unwrap();
         let update_id = state.updates.len() as i64 + state.first_update_id;
         let query = json!({
@@ -130,7 +130,7 @@ impl FakeBotApi {
 
     /// The user of `chat` changes their reactions on message `message_id` from `old`
     /// to `new` (emoji).
-    pub fn react(&self, chat: i64, message_id: i64, old: &[&str], new: &[&str]) {
+    pub(crate) fn react(&self, chat: i64, message_id: i64, old: &[&str], new: &[&str]) {
         let mut state = self.state.lock().unwrap();
         let update_id = state.updates.len() as i64 + state.first_update_id;
         let emoji = |list: &[&str]| list.iter().map(|e| json!({"type": "emoji", "emoji": e})).collect::<Vec<_>>();
@@ -148,12 +148,12 @@ impl FakeBotApi {
     }
 
     /// The ids of the messages the bot sent to `chat`, in order.
-    pub fn sent_ids(&self, chat: i64) -> Vec<i64> {
+    pub(crate) fn sent_ids(&self, chat: i64) -> Vec<i64> {
         self.state.lock().unwrap().sent_ids.iter().filter(|(to, _)| *to == chat).map(|(_, id)| *id).collect()
     }
 
     /// Delivers an update again with a new update id (a server repeating itself).
-    pub fn repeat(&self, chat: i64, message_id: i64, text: &str) {
+    pub(crate) fn repeat(&self, chat: i64, message_id: i64, text: &str) {
         let mut state = self.state.lock().unwrap();
         let update_id = state.updates.len() as i64 + state.first_update_id;
         state.updates.push(json!({"update_id": update_id, "message": message_json(chat, message_id, text)}));
@@ -162,32 +162,32 @@ impl FakeBotApi {
     }
 
     /// Numbers the updates still to come from `id` on.
-    pub fn number_updates_from(&self, id: i64) {
+    pub(crate) fn number_updates_from(&self, id: i64) {
         let mut state = self.state.lock().unwrap();
         state.first_update_id = id - state.updates.len() as i64;
     }
 
     /// The next `times` sendMessage calls are refused with 429 and `retry_after`.
-    pub fn flood(&self, times: u32, retry_after_secs: u32) {
+    pub(crate) fn flood(&self, times: u32, retry_after_secs: u32) {
         self.state.lock().unwrap().flood = (times, retry_after_secs);
     }
 
     /// Every connection is dropped until `come_back`, in-flight polls included.
-    pub fn go_away(&self) {
+    pub(crate) fn go_away(&self) {
         self.up.store(false, Ordering::SeqCst);
         self.news.notify_waiters();
     }
 
-    pub fn come_back(&self) {
+    pub(crate) fn come_back(&self) {
         self.up.store(true, Ordering::SeqCst);
     }
 
-    pub fn calls(&self, method: &str) -> Vec<Call> {
+    pub(crate) fn calls(&self, method: &str) -> Vec<Call> {
         self.state.lock().unwrap().calls.iter().filter(|c| c.method.eq_ignore_ascii_case(method)).cloned().collect()
     }
 
     /// Texts the bot sent to `chat` (accepted ones), in order.
-    pub fn sent_to(&self, chat: i64) -> Vec<String> {
+    pub(crate) fn sent_to(&self, chat: i64) -> Vec<String> {
         self.calls("sendMessage")
             .into_iter()
             .filter(|c| c.accepted && c.body["chat_id"].as_i64() == Some(chat))
@@ -196,7 +196,7 @@ impl FakeBotApi {
     }
 
     /// Waits until `chat` has received `count` messages; returns them.
-    pub async fn wait_for_sent(&self, chat: i64, count: usize, within: Duration) -> Vec<String> {
+    pub(crate) async fn wait_for_sent(&self, chat: i64, count: usize, within: Duration) -> Vec<String> {
         let until = Instant::now() + within;
         loop {
             let sent = self.sent_to(chat);
@@ -281,7 +281,7 @@ impl FakeBotApi {
     }
 
     /// The voice notes the bot sent to `chat`, in order.
-    pub fn voices_sent_to(&self, chat: i64) -> Vec<Vec<u8>> {
+    pub(crate) fn voices_sent_to(&self, chat: i64) -> Vec<Vec<u8>> {
         self.state.lock().unwrap().voices_sent.iter().filter(|(to, _)| *to == chat).map(|(_, bytes)| bytes.clone()).collect()
     }
 

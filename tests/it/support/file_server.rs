@@ -10,7 +10,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// A request the server saw.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub method: String,
     /// The `Range` header's first byte, if one was sent.
     pub range_from: Option<u64>,
@@ -25,7 +25,7 @@ struct Script {
 }
 
 #[derive(Clone)]
-pub struct FileServer {
+pub(crate) struct FileServer {
     pub url: String,
     body: Arc<Vec<u8>>,
     script: Arc<Mutex<Script>>,
@@ -33,7 +33,7 @@ pub struct FileServer {
 
 impl FileServer {
     /// Serves `body` at `/models/NAME`, announcing `etag` as its digest (if given).
-    pub async fn start(name: &str, body: Vec<u8>, etag: Option<String>) -> Self {
+    pub(crate) async fn start(name: &str, body: Vec<u8>, etag: Option<String>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/models/{name}", listener.local_addr().unwrap());
         let server = Self { url, body: Arc::new(body), script: Arc::default() };
@@ -49,21 +49,21 @@ impl FileServer {
     }
 
     /// Serves the file at `path`.
-    pub async fn serving(path: &Path, name: &str, etag: Option<String>) -> Self {
+    pub(crate) async fn serving(path: &Path, name: &str, etag: Option<String>) -> Self {
         Self::start(name, std::fs::read(path).unwrap(), etag).await
     }
 
     /// The next download is cut after `bytes`.
-    pub fn cut_next_after(&self, bytes: u64) {
+    pub(crate) fn cut_next_after(&self, bytes: u64) {
         self.script.lock().unwrap().cut_after = Some(bytes);
     }
 
-    pub fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.script.lock().unwrap().seen.clone()
     }
 
     /// Body bytes sent over all requests.
-    pub fn bytes_sent(&self) -> u64 {
+    pub(crate) fn bytes_sent(&self) -> u64 {
         self.script.lock().unwrap().bytes_sent
     }
 
@@ -123,6 +123,6 @@ impl FileServer {
 }
 
 /// The built-in SmolLM2 GGUF, from the offline runtime folder.
-pub fn smollm2_gguf() -> std::path::PathBuf {
+pub(crate) fn smollm2_gguf() -> std::path::PathBuf {
     super::runtime().join(sidecar_domain::runtime_files::DEMO_MODEL_FILE)
 }

@@ -6,23 +6,23 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 
 #[derive(Clone)]
-pub struct Hands(Arc<AtomicI64>);
+pub(crate) struct Hands(Arc<AtomicI64>);
 
 impl Hands {
-    pub fn at(t: DateTime<Utc>) -> Self {
+    pub(crate) fn at(t: DateTime<Utc>) -> Self {
         Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
     }
 
-    pub fn set(&self, t: DateTime<Utc>) {
+    pub(crate) fn set(&self, t: DateTime<Utc>) {
         self.0.store(t.timestamp_millis(), Ordering::SeqCst);
     }
 
-    pub fn now(&self) -> DateTime<Utc> {
+    pub(crate) fn now(&self) -> DateTime<Utc> {
         Utc.timestamp_millis_opt(self.0.load(Ordering::SeqCst)).unwrap()
     }
 
     /// The companion's clock, showing these hands.
-    pub fn clock(&self) -> sidecar_domain::Clock {
+    pub(crate) fn clock(&self) -> sidecar_domain::Clock {
         let hands = self.clone();
         sidecar_domain::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
     }

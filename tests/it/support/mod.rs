@@ -5,41 +5,41 @@
 
 #![allow(dead_code)]
 
-pub mod asker;
-pub mod bot_api;
-pub mod file_server;
-pub mod hands;
-pub mod notifications;
-pub mod plan_tasks;
-pub mod radicale;
-pub mod runtime;
-pub mod token_proxy;
-pub mod tools;
-pub mod web_site;
+pub(crate) mod asker;
+pub(crate) mod bot_api;
+pub(crate) mod file_server;
+pub(crate) mod hands;
+pub(crate) mod notifications;
+pub(crate) mod plan_tasks;
+pub(crate) mod radicale;
+pub(crate) mod runtime;
+pub(crate) mod token_proxy;
+pub(crate) mod tools;
+pub(crate) mod web_site;
 #[allow(unused_imports)]
-pub use runtime::runtime;
+pub(crate) use runtime::runtime;
 
 /// `[memory.embeddings]` on the light embedder (multilingual-e5-small). With the runtime
 /// in place, "automatic" would start EmbeddingGemma's 1 GB server on a computer with the
 /// memory for it; only what is about EmbeddingGemma wants that.
-pub const LIGHT_EMBEDDER: &str = "[memory.embeddings]\nbackend = \"local\"\n";
+pub(crate) const LIGHT_EMBEDDER: &str = "[memory.embeddings]\nbackend = \"local\"\n";
 
 /// The embedder the facts tests run with: `SIDECAR_TEST_EMBEDDER` (`local`, the default:
 /// multilingual-e5-small; `gemma`: EmbeddingGemma, the default of a machine with 8 GB).
 /// `make test` runs them with each (issue 68: a rule tuned on one embedder failed with
 /// the other).
-pub fn test_backend() -> String {
+pub(crate) fn test_backend() -> String {
     std::env::var("SIDECAR_TEST_EMBEDDER").unwrap_or_else(|_| "local".into())
 }
 
 /// `settings` on the light embedder (see [`LIGHT_EMBEDDER`]).
-pub fn light_embedder(settings: &mut sidecar_settings::Settings) {
+pub(crate) fn light_embedder(settings: &mut sidecar_settings::Settings) {
     settings.memory.embeddings.backend = sidecar_settings::EmbeddingsBackend::Local;
 }
 
 /// A companion in `dir` on the embedder `backend` names (`local`, `gemma`…), in Madrid,
 /// with the offline runtime beside it.
-pub async fn open_on(dir: &std::path::Path, backend: &str) -> std::sync::Arc<sidecar::Companion> {
+pub(crate) async fn open_on(dir: &std::path::Path, backend: &str) -> std::sync::Arc<sidecar::Companion> {
     let mut settings: sidecar_settings::Settings =
         toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"{backend}\"\n")).unwrap();
     settings.local_model.runtime = Some(runtime());
@@ -54,7 +54,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// What the server does with one request.
 #[derive(Debug, Clone)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// An SSE stream of these `data:` payloads, `delay` apart, then `[DONE]`.
     Stream { events: Vec<String>, delay: Duration },
     /// The SSE events, then the connection is dropped mid-body (no chunked terminator).
@@ -75,9 +75,9 @@ pub enum Reply {
 }
 
 /// A recorded request: its body as JSON.
-pub type Recorded = Arc<Mutex<Vec<serde_json::Value>>>;
+pub(crate) type Recorded = Arc<Mutex<Vec<serde_json::Value>>>;
 
-pub struct ScriptedServer {
+pub(crate) struct ScriptedServer {
     pub base_url: String,
     pub requests: Recorded,
     /// The request heads (request line and headers), lower-cased.
@@ -86,7 +86,7 @@ pub struct ScriptedServer {
 
 impl ScriptedServer {
     /// Serves `replies` in order, one per request; the last one repeats.
-    pub async fn start(replies: Vec<Reply>) -> Self {
+    pub(crate) async fn start(replies: Vec<Reply>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let requests: Recorded = Arc::default();
@@ -109,7 +109,7 @@ impl ScriptedServer {
 
     /// Answers each request with what `respond` makes of its JSON body (for long
     /// replays where the order of requests is not known in advance).
-    pub async fn responding(respond: impl Fn(&serde_json::Value) -> Reply + Send + Sync + 'static) -> Self {
+    pub(crate) async fn responding(respond: impl Fn(&serde_json::Value) -> Reply + Send + Sync + 'static) -> Self {
         let respond = Arc::new(respond);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -132,17 +132,17 @@ impl ScriptedServer {
         Self { base_url: format!("http://127.0.0.1:{port}/v1"), requests, heads: Arc::default() }
     }
 
-    pub fn request_count(&self) -> usize {
+    pub(crate) fn request_count(&self) -> usize {
         self.requests.lock().unwrap().len()
     }
 
-    pub fn last_request(&self) -> serde_json::Value {
+    pub(crate) fn last_request(&self) -> serde_json::Value {
         self.requests.lock().unwrap().last().cloned().expect("a request")
     }
 }
 
 /// A chat.completion.chunk carrying `text`.
-pub fn delta(text: &str) -> String {
+pub(crate) fn delta(text: &str) -> String {
     serde_json::json!({
         "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
         "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]
@@ -151,7 +151,7 @@ pub fn delta(text: &str) -> String {
 }
 
 /// The closing chunk with a finish reason.
-pub fn finish(reason: &str) -> String {
+pub(crate) fn finish(reason: &str) -> String {
     serde_json::json!({
         "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
         "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]
@@ -160,7 +160,7 @@ pub fn finish(reason: &str) -> String {
 }
 
 /// The usage chunk OpenAI sends last when `stream_options.include_usage` is set.
-pub fn usage(input: u32, output: u32) -> String {
+pub(crate) fn usage(input: u32, output: u32) -> String {
     serde_json::json!({
         "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
         "choices": [],
@@ -171,7 +171,7 @@ pub fn usage(input: u32, output: u32) -> String {
 
 /// A reply that calls tools: each `(id, name, arguments)` streamed the way OpenAI does
 /// (id and name first, arguments in two fragments), then `tool_calls` and usage.
-pub fn tool_call_events(calls: &[(&str, &str, &str)]) -> Vec<String> {
+pub(crate) fn tool_call_events(calls: &[(&str, &str, &str)]) -> Vec<String> {
     let mut events = Vec::new();
     for (index, (id, name, arguments)) in calls.iter().enumerate() {
         let chunk = |call: serde_json::Value| {
@@ -196,17 +196,17 @@ pub fn tool_call_events(calls: &[(&str, &str, &str)]) -> Vec<String> {
 }
 
 /// An Anthropic SSE frame: `event: TYPE` and its JSON data.
-pub fn anthropic_frame(data: serde_json::Value) -> String {
+pub(crate) fn anthropic_frame(data: serde_json::Value) -> String {
     format!("event: {}\ndata: {}\n\n", data["type"].as_str().unwrap_or("unknown"), data)
 }
 
 /// Streams `events` at once (no delay between them).
-pub fn stream(events: Vec<String>) -> Reply {
+pub(crate) fn stream(events: Vec<String>) -> Reply {
     Reply::Stream { events, delay: Duration::ZERO }
 }
 
 /// A whole reply: the text in pieces, a finish reason and usage.
-pub fn reply_events(pieces: &[&str]) -> Vec<String> {
+pub(crate) fn reply_events(pieces: &[&str]) -> Vec<String> {
     let mut events: Vec<String> = pieces.iter().map(|p| delta(p)).collect();
     events.push(finish("stop"));
     events.push(usage(20, pieces.len() as u32));
@@ -303,7 +303,7 @@ async fn send_chunk(socket: &mut TcpStream, data: &str) {
 }
 
 /// Reads headers and a content-length body; returns the lower-cased head and the body.
-pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
+pub(crate) async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     let mut buffer = Vec::new();
     let mut chunk = [0u8; 4096];
     let header_end = loop {
@@ -330,7 +330,7 @@ pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
 
 /// The venv's Python, for the fixture servers written in Python: `SIDECAR_TEST_PYTHON`,
 /// else the repository's `.venv` that `make test` creates.
-pub fn python() -> std::path::PathBuf {
+pub(crate) fn python() -> std::path::PathBuf {
     if let Some(p) = std::env::var_os("SIDECAR_TEST_PYTHON") {
         return p.into();
     }
@@ -341,13 +341,13 @@ pub fn python() -> std::path::PathBuf {
 
 /// What a message said, without the late block Sidecar adds to the newest user message
 /// of a request (the time, the plan, corrections).
-pub fn said(message: &serde_json::Value) -> String {
+pub(crate) fn said(message: &serde_json::Value) -> String {
     sidecar_llm::late::split(message["content"].as_str().unwrap_or_default()).0.to_string()
 }
 
 /// The late block of a request's newest user message that carries one (a turn's own
 /// message; Sidecar's "go on with your plan" after it carries none).
-pub fn late_block(request: &serde_json::Value) -> String {
+pub(crate) fn late_block(request: &serde_json::Value) -> String {
     request["messages"]
         .as_array()
         .unwrap()
@@ -361,7 +361,7 @@ pub fn late_block(request: &serde_json::Value) -> String {
 
 /// A companion on `dir` with the settings in `config`, which it also writes to (as the
 /// app does when Settings changes something).
-pub async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<sidecar::Companion> {
+pub(crate) async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<sidecar::Companion> {
     let settings = sidecar_settings::Settings::load(config).unwrap();
     sidecar::Companion::open(sidecar::CompanionOptions {
         config_path: Some(config.to_path_buf()),
@@ -373,7 +373,7 @@ pub async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -
 
 /// Collects everything logged, at every level, into a shared buffer.
 #[derive(Clone, Default)]
-pub struct LogBuffer(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+pub(crate) struct LogBuffer(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
 
 impl std::io::Write for LogBuffer {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
@@ -387,12 +387,12 @@ impl std::io::Write for LogBuffer {
 
 impl LogBuffer {
     /// Everything logged so far.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
     }
 
     /// A subscriber writing every level here, for `tracing::subscriber::set_default`.
-    pub fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync {
+    pub(crate) fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync {
         let writer = self.clone();
         tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_ansi(false).with_writer(move || writer.clone()).finish()
     }
@@ -400,7 +400,7 @@ impl LogBuffer {
 
 /// A person reading (CMU Sphinx's test data, Debian's `pocketsphinx-testdata`) as a phone
 /// sends it: Opus in an Ogg stream, made by `opusenc`. Both are installed by `make test`.
-pub fn voice_note(clip: &str) -> Vec<u8> {
+pub(crate) fn voice_note(clip: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let note = dir.path().join("note.ogg");
     let wav = format!("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-{clip}.wav");

@@ -10,11 +10,11 @@ use sidecar_proactive::SinkId;
 
 /// What the notifications were given, in order.
 #[derive(Default)]
-pub struct Notifications(pub Mutex<Vec<Outgoing>>);
+pub(crate) struct Notifications(pub Mutex<Vec<Outgoing>>);
 
 impl Notifications {
     /// Each notification's kind and chat line.
-    pub fn said(&self) -> Vec<(Kind, String)> {
+    pub(crate) fn said(&self) -> Vec<(Kind, String)> {
         self.0.lock().unwrap().iter().map(|m| (m.kind, m.chat.clone())).collect()
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::{reply_events, stream, tool_call_events, Reply};
 
-pub struct Step {
+pub(crate) struct Step {
     pub text: &'static str,
     pub tool: &'static str,
     pub arguments: Value,
@@ -18,7 +18,7 @@ pub struct Step {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Behaviour {
+pub(crate) enum Behaviour {
     /// One step per round until done.
     Diligent,
     /// Answers in words after this many steps, as small models do.
@@ -29,7 +29,7 @@ pub enum Behaviour {
     Talks,
 }
 
-pub struct Task {
+pub(crate) struct Task {
     pub request: &'static str,
     pub steps: Vec<Step>,
     pub behaviour: Behaviour,
@@ -48,7 +48,7 @@ fn fact(text: &'static str, said: &str, category: &str, result: &'static str) ->
 }
 
 /// The tasks, in the order they are asked in one conversation.
-pub fn tasks() -> Vec<Task> {
+pub(crate) fn tasks() -> Vec<Task> {
     use Behaviour::*;
     vec![
         Task {
@@ -143,7 +143,7 @@ pub fn tasks() -> Vec<Task> {
 }
 
 /// Tasks on which the model gets stuck: it repeats a call, or it only talks.
-pub fn stuck_tasks() -> Vec<Task> {
+pub(crate) fn stuck_tasks() -> Vec<Task> {
     vec![
         Task {
             request: "List my reminders, then cancel the dentist one and save that I changed dentists",
@@ -198,7 +198,7 @@ fn plan(task: &Task, done: usize) -> Value {
 }
 
 /// What the scripted model answers to `request`, working on whichever task it finds.
-pub fn respond(tasks: &[Task], request: &Value) -> Reply {
+pub(crate) fn respond(tasks: &[Task], request: &Value) -> Reply {
     let messages = request["messages"].as_array().cloned().unwrap_or_default();
     let Some((at, task)) = messages
         .iter()
@@ -246,7 +246,7 @@ pub fn respond(tasks: &[Task], request: &Value) -> Reply {
 
 /// The calls the model made for `task`, by name and arguments, from the last request
 /// that carried it.
-pub fn calls_for(requests: &[Value], task: &Task) -> Vec<(String, Value)> {
+pub(crate) fn calls_for(requests: &[Value], task: &Task) -> Vec<(String, Value)> {
     let Some(last) = requests.iter().rev().find(|r| r["messages"].as_array().is_some_and(|m| m.iter().any(|m| said(m) == task.request))) else {
         return Vec::new();
     };
@@ -256,6 +256,6 @@ pub fn calls_for(requests: &[Value], task: &Task) -> Vec<(String, Value)> {
 }
 
 /// Every step of `task` ran exactly once among `calls`.
-pub fn each_step_once(task: &Task, calls: &[(String, Value)]) -> bool {
+pub(crate) fn each_step_once(task: &Task, calls: &[(String, Value)]) -> bool {
     task.steps.iter().all(|s| calls.iter().filter(|(name, args)| name == s.tool && *args == s.arguments).count() == 1)
 }

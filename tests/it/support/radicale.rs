@@ -6,17 +6,17 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-pub const USER: &str = "ana";
-pub const PASSWORD: &str = "secret";
+pub(crate) const USER: &str = "ana";
+pub(crate) const PASSWORD: &str = "secret";
 
 /// Radicale, stopped when dropped.
-pub struct Radicale {
+pub(crate) struct Radicale {
     child: Child,
     pub url: String,
 }
 
 impl Radicale {
-    pub async fn start(dir: &Path, python: &Path) -> Self {
+    pub(crate) async fn start(dir: &Path, python: &Path) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         std::fs::write(dir.join("users"), format!("{USER}:{PASSWORD}\n")).unwrap();
         let mut child = Command::new(python)
@@ -41,7 +41,7 @@ impl Radicale {
         panic!("Radicale did not start");
     }
 
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -51,7 +51,7 @@ impl Radicale {
     }
 
     /// The phone's calendar app writes an item.
-    pub async fn put(&self, href: &str, body: &str) {
+    pub(crate) async fn put(&self, href: &str, body: &str) {
         let put = reqwest::Client::new()
             .put(self.at(href))
             .basic_auth(USER, Some(PASSWORD))
@@ -64,13 +64,13 @@ impl Radicale {
     }
 
     /// The phone's calendar app deletes an item.
-    pub async fn delete(&self, href: &str) {
+    pub(crate) async fn delete(&self, href: &str) {
         let gone = reqwest::Client::new().delete(self.at(href)).basic_auth(USER, Some(PASSWORD)).send().await.unwrap();
         assert!(gone.status().is_success(), "{}", gone.status());
     }
 
     /// What the server holds at `href`, as the phone reads it; `None` when nothing.
-    pub async fn get(&self, href: &str) -> Option<String> {
+    pub(crate) async fn get(&self, href: &str) -> Option<String> {
         let got = reqwest::Client::new().get(self.at(href)).basic_auth(USER, Some(PASSWORD)).send().await.unwrap();
         if !got.status().is_success() {
             return None;
@@ -86,7 +86,7 @@ impl Drop for Radicale {
 }
 
 /// One event as a phone writes it, its times in Madrid.
-pub fn event(uid: &str, summary: &str, start: &str, end: &str, extra: &str) -> String {
+pub(crate) fn event(uid: &str, summary: &str, start: &str, end: &str, extra: &str) -> String {
     format!(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VEVENT\r\nUID:{uid}\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=Europe/Madrid:{start}\r\n\
 DTEND;TZID=Europe/Madrid:{end}\r\nSUMMARY:{summary}\r\n{extra}END:VEVENT\r\nEND:VCALENDAR\r\n"

@@ -2,7 +2,7 @@
 
 /// The offline runtime folder (llama.cpp's server, the demo model, the embedder's
 /// weights): `SIDECAR_RUNTIME`, else `target/lib/sidecar`, which `make` builds.
-pub fn runtime() -> std::path::PathBuf {
+pub(crate) fn runtime() -> std::path::PathBuf {
     if let Some(p) = std::env::var_os("SIDECAR_RUNTIME").filter(|p| p != "off") {
         return p.into();
     }

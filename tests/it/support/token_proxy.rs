@@ -10,7 +10,7 @@ use hyper::body::{Frame, Incoming};
 use hyper_util::rt::TokioIo;
 
 /// Starts the proxy in front of `target` (`http://127.0.0.1:PORT`); its own base.
-pub async fn start(target: String, token: String) -> String {
+pub(crate) async fn start(target: String, token: String) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let client = reqwest::Client::new();

@@ -13,12 +13,12 @@ use tokio::sync::Barrier;
 
 /// Passes only when `parties` calls are inside it at the same time; a call left
 /// waiting alone gives up after a second and fails.
-pub struct RendezvousTool {
+pub(crate) struct RendezvousTool {
     pub barrier: Arc<Barrier>,
 }
 
 impl RendezvousTool {
-    pub fn new(parties: usize) -> Self {
+    pub(crate) fn new(parties: usize) -> Self {
         Self { barrier: Arc::new(Barrier::new(parties)) }
     }
 }
@@ -45,7 +45,7 @@ impl Tool for RendezvousTool {
 }
 
 /// Always fails with the same message.
-pub struct FailingTool;
+pub(crate) struct FailingTool;
 
 impl Tool for FailingTool {
     fn name(&self) -> &'static str {
@@ -63,7 +63,7 @@ impl Tool for FailingTool {
 }
 
 /// Never finishes (until the turn is stopped).
-pub struct HangingTool;
+pub(crate) struct HangingTool;
 
 impl Tool for HangingTool {
     fn name(&self) -> &'static str {

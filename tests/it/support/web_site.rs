@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// The web server, stopped when dropped (or by [`WebSite::stop`]).
-pub struct WebSite {
+pub(crate) struct WebSite {
     child: Child,
     pub folder: PathBuf,
     pub port: u16,
@@ -15,7 +15,7 @@ pub struct WebSite {
 
 impl WebSite {
     /// Publishes `folder` (made if missing).
-    pub async fn start(folder: &Path, python: &Path) -> Self {
+    pub(crate) async fn start(folder: &Path, python: &Path) -> Self {
         std::fs::create_dir_all(folder).unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(python)
@@ -35,11 +35,11 @@ impl WebSite {
     }
 
     /// The address of `name` in the folder.
-    pub fn url(&self, name: &str) -> String {
+    pub(crate) fn url(&self, name: &str) -> String {
         format!("http://127.0.0.1:{}/{name}", self.port)
     }
 
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -7,15 +7,15 @@
 //! `hub` keeps the servers running. Sidecar served to other programs (the core's
 //! `mcp::server`, `endpoint` and `listener`) is the other way round, and sits above.
 
-pub mod config;
-pub mod events;
-pub mod form;
+pub(crate) mod config;
+pub(crate) mod events;
+pub(crate) mod form;
 pub(crate) mod http;
-pub mod hub;
-pub mod import;
+pub(crate) mod hub;
+pub(crate) mod import;
 pub(crate) mod launch;
-pub mod naming;
-pub mod session;
+pub(crate) mod naming;
+pub(crate) mod session;
 pub(crate) mod status;
-pub mod stderr_tail;
+pub(crate) mod stderr_tail;
 pub(crate) mod tool;

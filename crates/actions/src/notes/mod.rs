@@ -2,7 +2,7 @@
 //! kept as written): `folder` confines every path to it and reads and writes notes,
 //! `search` finds notes by words within bounds, `tools` offers them to the model, each behind the permission gate.
 
-pub mod folder;
-pub mod search;
-pub mod setup;
-pub mod tools;
+pub(crate) mod folder;
+pub(crate) mod search;
+pub(crate) mod setup;
+pub(crate) mod tools;

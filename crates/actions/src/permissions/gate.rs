@@ -22,7 +22,7 @@ use sidecar_tools::CallScope;
 
 /// Why a tool did not run. The model reads this; the outcome names the tool.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     #[error("the user denied {tool}; do not call it again for this request, and tell the user it was not done")]
     Denied { tool: String },
     #[error("{tool} is denied in Sidecar's settings (Settings → Permissions); tell the user it was not done")]

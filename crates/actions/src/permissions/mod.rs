@@ -5,17 +5,17 @@
 //! asks the user when the policy cannot decide, through the `asking` front-end of the
 //! process (a card in the window, the terminal, or no one), and records the answer.
 
-pub mod asking;
-pub mod events;
+pub(crate) mod asking;
+pub(crate) mod events;
 pub(crate) mod gate;
-pub mod grant;
-pub mod policy;
+pub(crate) mod grant;
+pub(crate) mod policy;
 pub(crate) mod question;
 pub(crate) mod rows;
-pub mod words;
+pub(crate) mod words;
 
 // What a tool that acts is about to do (crates/tools), which the gate judges.
 pub use asking::{Answer, Asker};
 pub use gate::PermissionGate;
 pub use question::Question;
-pub use sidecar_tools::Action;
+pub(crate) use sidecar_tools::Action;

@@ -28,7 +28,7 @@ pub fn question(question: &Question, lang: Lang) -> String {
 
 /// What a question says first: what Sidecar's own tool does, or which tool of which
 /// server would run.
-pub fn title(question: &Question, lang: Lang) -> String {
+pub(crate) fn title(question: &Question, lang: Lang) -> String {
     if let Some(asking) = question.asking {
         return asking.said_in(lang).to_string();
     }

@@ -5,15 +5,15 @@
 //! window the oldest turns are folded into a running summary (with a checkpoint and a
 //! memory flush first). Everything stays searchable through `recall`.
 
-pub mod checkpoint;
-pub mod compact;
+pub(crate) mod checkpoint;
+pub(crate) mod compact;
 pub(crate) mod digest;
-pub mod engine;
+pub(crate) mod engine;
 mod estimate;
-pub mod guard;
+pub(crate) mod guard;
 pub(crate) mod meter;
-pub mod plan;
+pub(crate) mod plan;
 pub(crate) mod plan_item;
 pub(crate) mod resume;
-pub mod rows;
-pub mod service;
+pub(crate) mod rows;
+pub(crate) mod service;

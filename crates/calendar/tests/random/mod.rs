@@ -91,7 +91,7 @@ fn event(n: usize) -> BoxedStrategy<String> {
 }
 
 /// A calendar of one to three events, sometimes with a stray line or an unclosed end.
-pub fn calendar() -> BoxedStrategy<String> {
+pub(crate) fn calendar() -> BoxedStrategy<String> {
     (event(0), prop::option::of(event(1)), prop::option::of(event(2)), prop::option::of("[A-Z:;=-]{0,30}"), prop::bool::weighted(0.9))
         .prop_map(|(first, second, third, stray, closed)| {
             let mut lines = vec!["BEGIN:VCALENDAR".to_string(), "VERSION:2.0".into(), "PRODID:-//random//EN".into(), first];

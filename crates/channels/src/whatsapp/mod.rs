@@ -11,9 +11,9 @@
 
 use crate::events::ChannelEvent;
 use crate::rows::ChannelMarksStore;
-pub mod client;
+pub(crate) mod client;
 pub(crate) mod gate;
-pub mod link;
+pub(crate) mod link;
 pub(crate) mod pace;
 
 use std::sync::{Arc, Mutex};

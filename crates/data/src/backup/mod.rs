@@ -20,11 +20,11 @@ use sidecar_store::Store;
 
 mod archive;
 pub(crate) mod manifest;
-pub mod pending;
-pub mod restore;
+pub(crate) mod pending;
+pub(crate) mod restore;
 pub(crate) mod retention;
 pub(crate) mod settings_diff;
-pub mod upgrade;
+pub(crate) mod upgrade;
 
 /// Where automatic backups go, inside the data directory.
 pub(crate) const BACKUP_DIR: &str = "backups";

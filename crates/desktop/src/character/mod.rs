@@ -3,7 +3,7 @@
 //! and its shortcut are preferences (`[desktop]`).
 
 use crate::character::rows::CharacterStore;
-pub mod place;
+pub(crate) mod place;
 pub(crate) mod rows;
 
 use place::{Screen, Size, Spot};

@@ -5,7 +5,7 @@ use crate::character::place::Spot;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 
-pub struct CharacterPlaces<'a> {
+pub(crate) struct CharacterPlaces<'a> {
     store: &'a Store,
 }
 

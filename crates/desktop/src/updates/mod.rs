@@ -5,10 +5,10 @@
 //! (Tauri's updater plugin); this service keeps the rules and the state the window shows,
 //! publishing each change as [`UpdateEvent::Update`].
 
-pub mod events;
+pub(crate) mod events;
 pub(crate) mod record;
 pub(crate) mod rules;
-pub mod source;
+pub(crate) mod source;
 pub(crate) mod view;
 
 use std::path::PathBuf;

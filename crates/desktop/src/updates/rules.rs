@@ -13,8 +13,8 @@ pub(crate) fn due(daily: bool, last_looked: Option<DateTime<Utc>>, now: DateTime
     daily && last_looked.is_none_or(|last| now - last >= look_every() || last > now)
 }
 
-pub use sidecar_domain::check_address;
-pub use sidecar_domain::AddressProblem;
+pub(crate) use sidecar_domain::check_address;
+pub(crate) use sidecar_domain::AddressProblem;
 
 #[cfg(test)]
 mod tests {

@@ -8,13 +8,13 @@
 // Whether the process that wrote a hold still runs (elsewhere than Linux, holds only expire).
 use crate::budget::rows::BudgetStore;
 use sidecar_domain::process::alive;
-pub mod admin;
-pub mod events;
-pub mod limits;
-pub mod rows;
-pub mod tally;
-pub mod usage;
-pub mod words;
+pub(crate) mod admin;
+pub(crate) mod events;
+pub(crate) mod limits;
+pub(crate) mod rows;
+pub(crate) mod tally;
+pub(crate) mod usage;
+pub(crate) mod words;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, RwLock, Weak};

@@ -2,18 +2,18 @@
 //! verified downloads into the models folder, import and delete, and which model
 //! the local llama.cpp server runs.
 
-pub mod catalogue;
-pub mod choice;
-pub mod download;
+pub(crate) mod catalogue;
+pub(crate) mod choice;
+pub(crate) mod download;
 pub(crate) mod download_state;
-pub mod error;
-pub mod events;
-pub mod gguf;
+pub(crate) mod error;
+pub(crate) mod events;
+pub(crate) mod gguf;
 pub(crate) mod hub;
-pub mod library;
-pub mod machine;
-pub mod tuning;
+pub(crate) mod library;
+pub(crate) mod machine;
+pub(crate) mod tuning;
 
-pub use choice::LocalChoice;
-pub use download_state::DownloadState;
+pub(crate) use choice::LocalChoice;
+pub(crate) use download_state::DownloadState;
 pub use hub::{HubView, ModelHub, Switched};

@@ -9,7 +9,7 @@
 //! others they are refused with words that say why, as is anything that has no text.
 
 mod extract;
-pub mod images;
+pub(crate) mod images;
 
 use serde::{Deserialize, Serialize};
 

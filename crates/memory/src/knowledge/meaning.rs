@@ -328,7 +328,7 @@ const PREFERRING: &[&str] = &[
 /// said of a person ("Mi hermana Laura vive en Madrid", "Laura es enfermera") say no
 /// taste and stay two facts. Within one reply the words alone decide; across replies
 /// the facts must also be near in meaning (`facts::remember_near`).
-pub fn restates_taste(earlier: &str, new: &str) -> bool {
+pub(crate) fn restates_taste(earlier: &str, new: &str) -> bool {
     let taste = |text: &str| raw_words(text).iter().any(|w| LIKING.contains(&w.as_str()) || PREFERRING.contains(&w.as_str()));
     // A capital on the first word only opens the sentence; after it, it names.
     let names = |text: &str| {

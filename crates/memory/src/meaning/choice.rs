@@ -21,7 +21,7 @@ pub const AUTOMATIC_ENV: &str = "SIDECAR_EMBEDDINGS";
 
 /// Below this much memory EmbeddingGemma's server (up to 1.1 GB) would crowd a chat
 /// model and the desktop; e5-small is the one to use there.
-pub const GEMMA_FROM_GIB: u64 = 8;
+pub(crate) const GEMMA_FROM_GIB: u64 = 8;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbedderChoice {
@@ -59,7 +59,7 @@ fn wanted(memory_bytes: u64) -> EmbeddingsBackend {
 
 /// What "automatic" stands for here: [`wanted`], and e5-small when EmbeddingGemma is not
 /// installed in `runtime`.
-pub fn automatic(runtime: Option<&Path>, memory_bytes: u64) -> EmbeddingsBackend {
+pub(crate) fn automatic(runtime: Option<&Path>, memory_bytes: u64) -> EmbeddingsBackend {
     match wanted(memory_bytes) {
         EmbeddingsBackend::Gemma if GemmaFiles::locate(runtime).is_ok() => EmbeddingsBackend::Gemma,
         _ => EmbeddingsBackend::Local,

@@ -11,18 +11,18 @@ use std::pin::Pin;
 use crate::knowledge::meaning::Thresholds;
 
 mod batches;
-pub mod choice;
+pub(crate) mod choice;
 pub(crate) mod density;
-pub mod e5;
-pub mod gemma;
-pub mod indexer;
+pub(crate) mod e5;
+pub(crate) mod gemma;
+pub(crate) mod indexer;
 mod int8;
-pub mod nearness;
+pub(crate) mod nearness;
 pub(crate) mod remote;
 pub(crate) mod rows;
-pub mod setup;
-pub mod vectors;
-pub mod weights;
+pub(crate) mod setup;
+pub(crate) mod vectors;
+pub(crate) mod weights;
 
 /// A query is embedded differently from what it searches (e5 prefixes them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::density::{self, Rows};
 use super::int8::dot;
-pub use sidecar_store::ItemKind;
+pub(crate) use sidecar_store::ItemKind;
 pub use sidecar_store::Key;
 
 /// A unit vector quantised to `i8` with one scale.

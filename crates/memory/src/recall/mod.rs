@@ -43,10 +43,10 @@ use sidecar_store::Store;
 use sidecar_store::StoreError;
 
 mod cut;
-pub mod excerpt;
+pub(crate) mod excerpt;
 pub(crate) mod fuse;
 mod hop;
-pub mod line;
+pub(crate) mod line;
 mod question;
 mod tool;
 pub(crate) mod when;

@@ -1,7 +1,7 @@
 //! What the spontaneous loop says, in English and Spanish: its notifications' buttons
 //! and pauses (`proactive`), and why it spoke or kept quiet (`decision`).
 
-pub mod decision;
-pub mod proactive;
+pub(crate) mod decision;
+pub(crate) mod proactive;
 
-pub use sidecar_domain::Lang;
+pub(crate) use sidecar_domain::Lang;

@@ -9,7 +9,7 @@
 pub(crate) mod chat;
 pub(crate) mod error;
 pub(crate) mod guard;
-pub mod limit;
+pub(crate) mod limit;
 pub(crate) mod route;
 
 use std::convert::Infallible;

@@ -3,6 +3,6 @@
 //! socket and its guard). Tools from servers the user plugs in are the other way round,
 //! in `sidecar_actions` ([`sidecar_actions::McpHub`]).
 
-pub mod endpoint;
-pub mod listener;
-pub mod server;
+pub(crate) mod endpoint;
+pub(crate) mod listener;
+pub(crate) mod server;

@@ -10,7 +10,7 @@ pub const DEFAULT_HOTKEY: &str = "Ctrl+Shift+Space";
 /// What shows or hides the character on the desktop when nothing else is set.
 pub const DEFAULT_CHARACTER_HOTKEY: &str = "Ctrl+Shift+Period";
 /// Push-to-talk's shortcut unless the user picks another.
-pub const DEFAULT_TALK_HOTKEY: &str = "Ctrl+Alt+Space";
+pub(crate) const DEFAULT_TALK_HOTKEY: &str = "Ctrl+Alt+Space";
 
 const MODIFIERS: [(&str, &[&str]); 4] =
     [("Ctrl", &["ctrl", "control"]), ("Alt", &["alt", "option"]), ("Shift", &["shift"]), ("Super", &["super", "cmd", "command", "meta", "win"])];

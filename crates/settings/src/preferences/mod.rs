@@ -13,7 +13,8 @@ use serde::Serialize;
 use crate::desktop::{DesktopSettings, LanguageChoice, Theme};
 use crate::file::SettingsFileError;
 use crate::owner::{Change, DesktopChange, SettingsOwner};
-pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY, DEFAULT_TALK_HOTKEY};
+pub(crate) use hotkey::DEFAULT_TALK_HOTKEY;
+pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
 use sidecar_domain::Lang;
 
 /// The preferences as Settings shows them.

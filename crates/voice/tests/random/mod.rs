@@ -96,7 +96,7 @@ fn packet() -> impl Strategy<Value = Vec<u8>> {
 }
 
 /// A recording's bytes: a WAV, an Ogg/Opus stream, either cut short, or noise.
-pub fn recording() -> impl Strategy<Value = Vec<u8>> {
+pub(crate) fn recording() -> impl Strategy<Value = Vec<u8>> {
     (prop_oneof![4 => wav(), 4 => ogg(), 1 => prop::collection::vec(any::<u8>(), 0..64)], prop::option::weighted(0.2, any::<prop::sample::Index>())).prop_map(
         |(bytes, cut)| match cut {
             Some(at) if !bytes.is_empty() => bytes[..at.index(bytes.len())].to_vec(),
