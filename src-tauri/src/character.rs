@@ -120,7 +120,7 @@ fn build(app: &AppHandle, platform: tauri::webview::PlatformWebview, spot: Spot)
     let window = builder.build()?;
     window.set_position(PhysicalPosition::new(spot.x, spot.y))?;
     crate::window::render_webview_in_software(&window);
-    // See-through, what changes stays inside the drawing (see ui/src/character/Art.tsx).
+    // See-through, what changes stays inside the drawing (see ui/src/features/character/Art.tsx).
     if !transparent {
         round_corners(&window, REST.0, REST.1);
     }

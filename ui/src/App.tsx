@@ -1,33 +1,33 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api, type RestoreNote } from "./api";
-import { Composer } from "./components/Composer";
+import { Composer } from "./features/chat/Composer";
 import { Announcer } from "./components/Announcer";
 import { Compose, Sidebar } from "./components/Icons";
-import { ContextMeterBar } from "./components/ContextMeterBar";
-import { ChatSidebar } from "./components/ChatSidebar";
-import { ContinueBanner } from "./components/ContinueBanner";
-import { PlanPanel } from "./components/PlanPanel";
-import { QueuedList } from "./components/QueuedList";
-import { FactSuggestions } from "./components/FactSuggestions";
-import { PermissionCards } from "./components/PermissionCards";
-import { ErrorBanner } from "./components/ErrorBanner";
-import { BudgetBanner } from "./components/BudgetBanner";
-import { HomeLinkBanner } from "./components/HomeLinkBanner";
-import { LearnedNote } from "./components/LearnedNote";
-import { MessageList } from "./components/MessageList";
-import { ModelBadge } from "./components/ModelBadge";
-import { ModelPicker } from "./components/ModelPicker";
-import { SpeakHere } from "./components/SpeakHere";
+import { ContextMeterBar } from "./features/chat/ContextMeterBar";
+import { ChatSidebar } from "./features/chat/ChatSidebar";
+import { ContinueBanner } from "./features/chat/ContinueBanner";
+import { PlanPanel } from "./features/chat/PlanPanel";
+import { QueuedList } from "./features/chat/QueuedList";
+import { FactSuggestions } from "./features/chat/FactSuggestions";
+import { PermissionCards } from "./features/chat/PermissionCards";
+import { ErrorBanner } from "./features/chat/ErrorBanner";
+import { BudgetBanner } from "./features/usage/BudgetBanner";
+import { HomeLinkBanner } from "./features/devices/HomeLinkBanner";
+import { LearnedNote } from "./features/proactivity/LearnedNote";
+import { MessageList } from "./features/chat/MessageList";
+import { ModelBadge } from "./features/chat/ModelBadge";
+import { ModelPicker } from "./features/chat/ModelPicker";
+import { SpeakHere } from "./features/voice/SpeakHere";
 import { useStrings } from "./i18n";
-import { useChat } from "./useChat";
+import { useChat } from "./features/chat/useChat";
 
 // Pages other than the chat load when first opened: an idle window showing the chat
 // does not hold their code.
-const MemoryView = lazy(() => import("./components/MemoryView").then((m) => ({ default: m.MemoryView })));
-const RemindersView = lazy(() => import("./components/RemindersView").then((m) => ({ default: m.RemindersView })));
-const SettingsView = lazy(() => import("./components/SettingsView").then((m) => ({ default: m.SettingsView })));
-const UsageView = lazy(() => import("./components/UsageView").then((m) => ({ default: m.UsageView })));
-const Welcome = lazy(() => import("./components/Welcome").then((m) => ({ default: m.Welcome })));
+const MemoryView = lazy(() => import("./features/memory/MemoryView").then((m) => ({ default: m.MemoryView })));
+const RemindersView = lazy(() => import("./features/reminders/RemindersView").then((m) => ({ default: m.RemindersView })));
+const SettingsView = lazy(() => import("./features/settings/SettingsView").then((m) => ({ default: m.SettingsView })));
+const UsageView = lazy(() => import("./features/usage/UsageView").then((m) => ({ default: m.UsageView })));
+const Welcome = lazy(() => import("./features/models/Welcome").then((m) => ({ default: m.Welcome })));
 
 type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 

@@ -3,8 +3,8 @@ import { api, type PreferencesView, type Theme } from "./api";
 import { App } from "./App";
 import { AppearanceContext, applyTheme, rememberedTheme } from "./appearance";
 import { I18nContext, pickLang, strings, type Lang } from "./i18n";
-import { tellPreferencesChanged } from "./character/preferencesEvent";
-import { WebLinkBanner, WebSignIn } from "./components/WebSignIn";
+import { tellPreferencesChanged } from "./features/character/preferencesEvent";
+import { WebLinkBanner, WebSignIn } from "./features/devices/WebSignIn";
 import { inBrowser, webLink, webSession } from "./transport";
 
 /** In a browser, whether the home core knows this one yet; the app's window always runs. */

@@ -1,15 +1,15 @@
 // The UI's only door to the core: typed wrappers over its commands and events (Tauri's
 // IPC in the app, the core's link in a browser: `transport`).
 import { openUrl } from "@tauri-apps/plugin-opener";
-import { cancelRecording, finishRecording, startRecording } from "./browserMic";
+import { cancelRecording, finishRecording, startRecording } from "./features/voice/browserMic";
 import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import { ended } from "./format";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
-import type { TidyReport } from "./strings/retention";
-import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
+import type { TidyReport } from "./features/memory/retention.strings";
+import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./features/voice/voice.strings";
 
 export * from "./types/chat";
 export * from "./types/settings";

@@ -7,14 +7,14 @@ import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
 import { strings } from "./i18n";
 import { baseEn as enBase } from "./strings/base.en";
-import { calendarEn } from "./strings/calendar";
-import { checkpointsEn } from "./strings/checkpoints";
-import { chatsEn } from "./strings/chats";
-import { memoryEn } from "./strings/memory";
-import { messagesEn } from "./strings/messages";
-import { modelsEn } from "./strings/models";
-import { preferencesEn } from "./strings/preferences";
-import { searchEn } from "./strings/search";
+import { calendarEn } from "./features/reminders/calendar.strings";
+import { checkpointsEn } from "./features/memory/checkpoints.strings";
+import { chatsEn } from "./features/chat/chats.strings";
+import { memoryEn } from "./features/memory/memory.strings";
+import { messagesEn } from "./features/chat/messages.strings";
+import { modelsEn } from "./features/models/models.strings";
+import { preferencesEn } from "./features/settings/preferences.strings";
+import { searchEn } from "./features/tools/search.strings";
 
 /** Words that only English text has (whole words; Spanish UI text never uses them). */
 const ENGLISH = [

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api";
-import type { ShownMessage } from "../chatState";
+import type { ShownMessage } from "../features/chat/chatState";
 import { useStrings } from "../i18n";
 
 /** Longest part of a reply read out when it ends (the rest is in the conversation). */

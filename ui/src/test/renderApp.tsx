@@ -2,7 +2,7 @@ import { render, screen } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import { App } from "../App";
 import { I18nContext, strings } from "../i18n";
-import type { SettingsSection } from "../components/SettingsView";
+import type { SettingsSection } from "../features/settings/SettingsView";
 
 /** The whole app in one language, as the tests drive it. */
 export function renderApp(lang: "en" | "es" = "en") {

@@ -1,0 +1,118 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { MemoryReport } from "../../api";
+import { FakeCore } from "../../test/fakeCore";
+import { renderApp } from "../../test/renderApp";
+
+
+const report: MemoryReport = {
+  facts: [
+    { line: 6, category: "Preferences", slot: null, weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
+    { line: 4, category: "Health", slot: null, weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
+  ],
+  problems: [{ line: 9, text: "- likes jazz", reason: "missing [weight:N]" }],
+  conflicts: [],
+};
+
+describe("memory view", () => {
+  it("lists facts by category with Health first and marked, and shows unreadable lines", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    renderApp();
+    await userEvent.setup().click(screen.getByTestId("nav-memory"));
+    const groups = await screen.findAllByTestId("fact-group");
+    expect(groups[0]).toHaveTextContent("Health");
+    expect(groups[0]).toHaveTextContent("always included");
+    expect(groups[0]).toHaveTextContent("Allergic to peanuts");
+    expect(groups[1]).toHaveTextContent("you told me 3 times · first on 2 Jan 2026, last on 20 Nov 2026");
+    expect(groups[1]).not.toHaveTextContent("weight");
+    expect(screen.getByTestId("memory-problems")).toHaveTextContent("line 9 - likes jazz (missing [weight:N])");
+  });
+
+  it("adds a fact and says what the engine did", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.remember_fact = () => ({ action: "kept_in_health", requested: "Schedule", weight: 6 });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.selectOptions(await screen.findByTestId("fact-category"), "Schedule");
+    await user.type(screen.getByTestId("fact-text"), "allergic to peanuts");
+    await user.click(screen.getByTestId("add-fact"));
+    expect(core.invoked("remember_fact")[0].args).toEqual({ text: "allergic to peanuts", category: "Schedule" });
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("Already known under Health; kept there.");
+  });
+
+  it("searches with recall, highlights the matched words and shows more on demand", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => ({ facts: [], problems: [] });
+    const hit = (id: number) => ({ source: "message", id, label: "user", snippet: `My dentist is [Dr] [Okafor] (${id})`, timestamp: "2024-03-01T10:00:00Z", external_id: "wa-1", score: 0.03, beside: false });
+    core.handlers.search_memory = (args) => {
+      const { pages, weaker } = args as { pages: number; weaker: boolean };
+      if (weaker) return { hits: [hit(1), hit(2), hit(3)], more: 0, weaker: 0, words_only: null };
+      return pages === 1 ? { hits: [hit(1)], more: 1, weaker: 1, words_only: null } : { hits: [hit(1), hit(2)], more: 0, weaker: 1, words_only: null };
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    expect(await screen.findByText(/Nothing saved yet/)).toBeInTheDocument();
+    await user.type(screen.getByTestId("memory-search"), "okafor");
+    const first = await screen.findByTestId("recall-hit", {}, { timeout: 2000 });
+    expect(first).toHaveTextContent("You · 1 Mar 2024 · wa-1");
+    expect(within(first).getByText("Okafor").tagName).toBe("MARK");
+    await waitFor(() => expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor", pages: 1, weaker: false }));
+    expect(screen.queryByTestId("memory-weaker")).not.toBeInTheDocument();
+    await user.click(screen.getByTestId("memory-more"));
+    await waitFor(() => expect(screen.getAllByTestId("recall-hit")).toHaveLength(2), { timeout: 2000 });
+    expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor", pages: 2, weaker: false });
+    await user.click(screen.getByTestId("memory-weaker"));
+    await waitFor(() => expect(screen.getAllByTestId("recall-hit")).toHaveLength(3), { timeout: 2000 });
+    expect(screen.queryByTestId("memory-more")).not.toBeInTheDocument();
+    // A new query starts from its best matches again.
+    await user.type(screen.getByTestId("memory-search"), "!");
+    await waitFor(() => expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor!", pages: 1, weaker: false }), { timeout: 2000 });
+  });
+
+  it("edits, moves and deletes a fact, sending the text it showed", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.edit_fact = () => null;
+    core.handlers.delete_fact = () => null;
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    const rows = await screen.findAllByTestId("fact");
+    await user.click(within(rows[1]).getByTestId("fact-edit"));
+    const input = screen.getByTestId("fact-edit-text");
+    await user.clear(input);
+    await user.type(input, "Likes oolong tea");
+    await user.selectOptions(screen.getByTestId("fact-edit-category"), "General");
+    await user.click(screen.getByTestId("fact-save"));
+    expect(core.invoked("edit_fact")[0].args).toEqual({ line: 6, expected: "Likes green tea", text: "Likes oolong tea", category: "General" });
+    await user.click(within((await screen.findAllByTestId("fact"))[0]).getByTestId("fact-delete"));
+    expect(core.invoked("delete_fact")[0].args).toEqual({ line: 4, expected: "Allergic to peanuts" });
+  });
+
+  it("shows why a stale edit was refused", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.delete_fact = () =>
+      Promise.reject({ message: "learnings.md changed since it was shown; reload and try again", retryable: false });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(within((await screen.findAllByTestId("fact"))[0]).getByTestId("fact-delete"));
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("changed since it was shown");
+  });
+
+  it("names categories in Spanish", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    renderApp("es");
+    await act(() => userEvent.setup().click(screen.getByTestId("nav-memory")));
+    const groups = await screen.findAllByTestId("fact-group");
+    expect(groups[0]).toHaveTextContent("Salud");
+    expect(groups[1]).toHaveTextContent("Preferencias");
+  });
+});
