@@ -286,7 +286,7 @@ impl Companion {
         };
         let tool_settings = models.settings().tools.clone();
         let notes = Arc::new(sidecar_actions::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
-        let calendar_tools = sidecar_calendar::tools(sidecar_calendar::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
+        let calendar_tools = sidecar_calendar::tools(sidecar_calendar::ToolServices { calendar: calendar.clone(), clock: clock.clone(), lang });
         if let Ok(view) = calendar.view().await {
             board.set("calendar", sidecar_calendar::offered(&view, &calendar_tools));
         }

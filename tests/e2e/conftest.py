@@ -249,14 +249,14 @@ LATE_OPEN = "\n\n<turn_context>\n"
 
 
 def said(message):
-    """What a message of a model request said, without the late block Sidecar adds to
+    """What a message of a model request said, without the per-turn block Sidecar adds to
     the newest user message (the time, the plan, corrections)."""
     content = message.get("content") or ""
     return content.split(LATE_OPEN)[0] if content.endswith("\n</turn_context>") else content
 
 
 def late_block(request):
-    """The late block of a model request's newest user message that carries one (a turn's
+    """The per-turn block of a model request's newest user message that carries one (a turn's
     own message; Sidecar's "go on with your plan" after it carries none)."""
     blocks = [m.get("content") or "" for m in request["messages"] if m["role"] == "user" and LATE_OPEN in (m.get("content") or "")]
     return blocks[-1].split(LATE_OPEN, 1)[1] if blocks else ""

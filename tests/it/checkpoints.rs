@@ -61,7 +61,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     let request = server.last_request();
     // A resumed checkpoint goes late, on the newest message, not in the system prompt.
     let newest = request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_string();
-    let late = sidecar_llm::late::split(&newest).1.unwrap().to_string();
+    let late = sidecar_llm::per_turn::split(&newest).1.unwrap().to_string();
     assert!(late.contains("<resumed_checkpoint>"), "{late}");
     assert!(late.contains("Choosing a hotel near Alfama"));
     assert!(!request["messages"][0]["content"].as_str().unwrap().contains("<resumed_checkpoint>"));
@@ -116,7 +116,7 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
     let late = |n: usize| {
         let messages = requests[n]["messages"].as_array().unwrap();
         let newest = messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap();
-        sidecar_llm::late::split(newest).1.unwrap_or_default().to_string()
+        sidecar_llm::per_turn::split(newest).1.unwrap_or_default().to_string()
     };
     assert!(!late(0).contains("<plan>"));
     for n in [1, 2] {

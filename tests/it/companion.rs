@@ -65,11 +65,11 @@ async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
     assert_eq!(kinds, ["started", "delta", "delta", "delta", "finished"]);
 
     // The prompt carries a system message with the day, then the user's words trimmed,
-    // with the time to the minute in the late block after them.
+    // with the time to the minute in the per-turn block after them.
     let request = server.last_request();
     assert_eq!(request["messages"][0]["role"], "system");
     assert!(request["messages"][0]["content"].as_str().unwrap().contains("Today is "));
-    let (said, late) = sidecar_llm::late::split(request["messages"][1]["content"].as_str().unwrap());
+    let (said, late) = sidecar_llm::per_turn::split(request["messages"][1]["content"].as_str().unwrap());
     assert_eq!(said, "hola, soy Ana");
     assert!(late.unwrap().starts_with("Current date and time"));
 

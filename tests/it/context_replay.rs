@@ -1,4 +1,4 @@
-//! The context guard over a long, tool-heavy conversation: 500 turns against a
+//! The context's fit over a long, tool-heavy conversation: 500 turns against a
 //! scripted model, each turn calling a tool that returns a large JSON or text result.
 //! Every request must fit the budget with tool calls and results in pairs; older turns
 //! must be folded into a running summary (with checkpoints and a memory flush); and

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::hands::Hands;
+use crate::support::test_clock::TestClock;
 use crate::support::{reply_events, Reply, ScriptedServer};
 use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
@@ -42,7 +42,7 @@ fn decision(kind: &str, text: &str) -> Reply {
     Reply::Stream { events: reply_events(&[&json]), delay: Duration::ZERO }
 }
 
-async fn open(dir: &std::path::Path, base_url: &str, hands: &Hands) -> Arc<Companion> {
+async fn open(dir: &std::path::Path, base_url: &str, hands: &TestClock) -> Arc<Companion> {
     let settings = toml::from_str(&format!(
         "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n"
     ))
@@ -102,7 +102,7 @@ async fn simulate_with(level: Level, behaviour: User, phones: bool) -> (Vec<Sent
     let dir = tempfile::tempdir().unwrap();
     // Through the spring DST change (2027-03-28) in Madrid.
     let start = local(2027, 3, 15, 0, 0);
-    let hands = Hands::at(start);
+    let hands = TestClock::at(start);
     let core = open(dir.path(), &server.base_url, &hands).await;
     core.proactive().set_config(ProactiveConfig { level, ..ProactiveConfig::default() }).await.unwrap();
     if phones {
@@ -279,7 +279,7 @@ async fn thirty_days_at_high_keep_every_invariant_and_trip_the_breaker() {
 async fn level_low_never_asks_the_model() {
     let server = ScriptedServer::start(vec![decision("checkin", "hi")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     core.proactive().set_config(ProactiveConfig { level: Level::Low, ..ProactiveConfig::default() }).await.unwrap();
     for hour in 0..24 {
@@ -295,7 +295,7 @@ async fn level_low_never_asks_the_model() {
 async fn invalid_answers_are_blocked_and_send_nothing() {
     let server = ScriptedServer::start(vec![decision("random", "hi"), decision("greeting", "¡Buenos días!")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 10, 15));
+    let hands = TestClock::at(local(2027, 3, 15, 10, 15));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let first = core.proactive().tick(TickMode::Send).await.unwrap();
     assert!(matches!(first, TickReport::Blocked { block: Block::InvalidMessageType(ref t), .. } if t == "random"), "{first:?}");
@@ -314,7 +314,7 @@ async fn the_decision_context_is_compact_and_never_invents_reminders() {
         ScriptedServer::start(vec![Reply::Stream { events: reply_events(&[r#"{"shouldSpeak": false, "reason": "nothing to say"}"#]), delay: Duration::ZERO }])
             .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let report = core.proactive().tick(TickMode::Send).await.unwrap();
     let TickReport::Silent { prompt_tokens, .. } = report else { panic!("{report:?}") };
@@ -342,7 +342,7 @@ async fn the_brain_lock_is_tried_and_always_released() {
     })
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let mut events = core.events().subscribe();
     let turn = tokio::spawn({
@@ -378,7 +378,7 @@ async fn a_user_message_during_the_decision_cancels_it() {
     })
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let tick = tokio::spawn({
         let core = core.clone();
@@ -444,7 +444,7 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     })
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 11, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 11, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let notifications = Arc::new(Recording::default());
     core.proactive().router().register(notifications.clone());
@@ -508,7 +508,7 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
 async fn control_commands_answer_without_the_model() {
     let server = ScriptedServer::start(vec![decision("checkin", "hi")]).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     assert_eq!(core.send("/reminders").await.unwrap().reply, "No pending reminders.");
     let help = core.send("/help").await.unwrap().reply;
@@ -565,7 +565,7 @@ async fn a_thumb_and_plain_words_teach_sidecar_and_reset_forgets() {
     })
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(local(2027, 3, 15, 16, 0));
+    let hands = TestClock::at(local(2027, 3, 15, 16, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let TickReport::Sent { routed, .. } = core.proactive().tick(TickMode::Send).await.unwrap() else { panic!("nothing sent") };
     let id = routed.message_id.expect("kept in the chat");

@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::support::asker::ScriptedAsker;
-use crate::support::hands::Hands;
 use crate::support::notifications::Notifications;
+use crate::support::test_clock::TestClock;
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_actions::Choice;
@@ -22,7 +22,7 @@ use sidecar_tasks::CatchUp;
 use sidecar_tasks::RunState;
 use sidecar_tasks::TaskRequest;
 
-async fn open(dir: &std::path::Path, base_url: &str, hands: &Hands) -> (Arc<Companion>, Arc<ScriptedAsker>, Arc<Notifications>) {
+async fn open(dir: &std::path::Path, base_url: &str, hands: &TestClock) -> (Arc<Companion>, Arc<ScriptedAsker>, Arc<Notifications>) {
     let settings = toml::from_str(&format!(
         "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\nretry_base_ms = 10\n[user]\ntimezone = \"Europe/Madrid\"\n"
     ))
@@ -65,7 +65,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(1, 12, 0));
+    let hands = TestClock::at(madrid(1, 12, 0));
     let (core, asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
     core.send("My favourite colour is green.").await.unwrap();
     let chat = core.store().conversations().current_conversation().await.unwrap();
@@ -149,7 +149,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
 async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it() {
     let server = ScriptedServer::start((0..6).map(|_| Reply::Status { code: 400, body: r#"{"error":{"message":"model not found"}}"#.into() }).collect()).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(1, 12, 0));
+    let hands = TestClock::at(madrid(1, 12, 0));
     let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
     let request = TaskRequest {
         title: None,
@@ -202,7 +202,7 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
 async fn an_old_task_longer_than_the_limit_runs_on_its_first_page_and_says_so() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["No strike today."]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(1, 12, 0));
+    let hands = TestClock::at(madrid(1, 12, 0));
     let (core, _asker, _notifications) = open(dir.path(), &server.base_url, &hands).await;
     let request = TaskRequest {
         title: Some("Strike".into()),
@@ -232,7 +232,7 @@ async fn an_old_task_longer_than_the_limit_runs_on_its_first_page_and_says_so() 
 async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_the_notification() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["Your week: three meetings, one deadline."])), stream(reply_events(&["Still on."]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(5, 12, 0));
+    let hands = TestClock::at(madrid(5, 12, 0));
     let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
     let ask = TaskRequest {
         title: Some("Weekly summary".into()),
@@ -313,7 +313,7 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(3, 1, 0));
+    let hands = TestClock::at(madrid(3, 1, 0));
     let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
     assert!(matches!(core.set_brief(Some("25:00")).await, Err(e) if e.to_string().contains("is not a time of day")));
     let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
@@ -376,7 +376,7 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
 async fn past_the_days_notifications_results_wait_and_come_together_the_next_day() {
     let server = ScriptedServer::responding(|_| stream(reply_events(&["Nothing new."]))).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(7, 10, 0));
+    let hands = TestClock::at(madrid(7, 10, 0));
     let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
     let per_day = sidecar_tasks::NOTIFICATIONS_PER_DAY as usize;
     for i in 0..per_day + 2 {
@@ -432,7 +432,7 @@ async fn past_the_days_notifications_results_wait_and_come_together_the_next_day
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own() {
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(3, 6, 0));
+    let hands = TestClock::at(madrid(3, 6, 0));
     let settings = toml::from_str(&format!(
         "[local_model]\nruntime = {:?}\n{}[user]\ntimezone = \"Europe/Madrid\"\n",
         crate::support::runtime(),
@@ -478,7 +478,7 @@ async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own()
 async fn sidecars_own_names_follow_the_language_after_a_switch() {
     let server = ScriptedServer::start(vec![]).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(3, 1, 0));
+    let hands = TestClock::at(madrid(3, 1, 0));
     let (core, _asker, _notifications) = open(dir.path(), &server.base_url, &hands).await;
     core.set_brief(Some("07:30")).await.unwrap();
     let request = TaskRequest {
@@ -521,7 +521,7 @@ async fn sidecars_own_names_follow_the_language_after_a_switch() {
 async fn the_briefs_weather_is_for_the_place_the_user_gave_or_left_out() {
     let server = ScriptedServer::responding(|_| stream(reply_events(&["A dry day."]))).await;
     let dir = tempfile::tempdir().unwrap();
-    let hands = Hands::at(madrid(3, 1, 0));
+    let hands = TestClock::at(madrid(3, 1, 0));
     let (core, _asker, _notifications) = open(dir.path(), &server.base_url, &hands).await;
     let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
     assert_eq!(brief.tools, ["get_weather"], "the brief may look up the weather");

@@ -19,7 +19,7 @@ async fn a_profile_larger_than_the_window_is_never_cut_the_turn_says_why() {
     assert_eq!(server.request_count(), 0, "a cut prompt is never sent");
 }
 
-/// Past eight messages the tool rules are said again, in the late block on the newest
+/// Past eight messages the tool rules are said again, in the per-turn block on the newest
 /// message; the system prompt stays the same.
 #[tokio::test]
 async fn a_long_conversation_hears_the_tool_rules_again_late() {
@@ -41,7 +41,7 @@ async fn a_long_conversation_hears_the_tool_rules_again_late() {
         assert_eq!(late.contains("set_reminder"), due, "the tools are named");
         assert_eq!(outcome.meta.reinforced, due, "the reply records that the rules were said again");
         // Each prompt starts as the last one did, up to the last reply: the earlier
-        // messages keep the late block they were sent with.
+        // messages keep the per-turn block they were sent with.
         if let Some(previous) = previous {
             let before = previous["messages"].as_array().unwrap();
             let now = request["messages"].as_array().unwrap();
@@ -126,7 +126,7 @@ async fn the_context_meter_whole_stays_put_from_the_estimate_through_every_turn(
     // Each turn sends the tools chosen for it, fewer or more: the whole does not move.
     assert!(meters.iter().all(|m| m.budget == estimate.budget && m.tools > 0), "{estimate:?} then {meters:?}");
     // The first call's prompt is near the estimate: it adds the new message and the
-    // late block, and may send fewer tools than all of them.
+    // per-turn block, and may send fewer tools than all of them.
     let first = meters[0].used;
     assert!(first.abs_diff(estimate.used) < 300, "estimate {} then {first}", estimate.used);
 }

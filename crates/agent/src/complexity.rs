@@ -240,7 +240,7 @@ fn is_list_item(line: &str) -> bool {
     digits > 0 && line[digits..].starts_with(['.', ')'])
 }
 
-/// What the late block says when a request takes several steps.
+/// What the per-turn block says when a request takes several steps.
 pub const PLAN_HINT: &str = "This request takes several steps. Before acting, write a plan with update_plan (one step per action; a step that needs an earlier one's result names it in after), then carry it out step by step with your tools, marking each step done (or failed) with a short result. Do not stop until every step is done or you cannot go on.";
 
 #[cfg(test)]

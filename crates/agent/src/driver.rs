@@ -39,7 +39,7 @@ const CORRECTION_TTL_HOURS: i64 = 24;
 /// Longest tool result shown in a `ToolFinished` event (the model gets all of it).
 const EVENT_RESULT_CHARS: usize = 2000;
 
-/// Fits each prompt to the model just before it is sent (the context guard, the
+/// Fits each prompt to the model just before it is sent (the context's fit, the
 /// current plan). Called before every model call of the turn, since tool results
 /// grow the transcript between calls.
 pub(crate) trait Shaper: Send + Sync {
@@ -53,7 +53,7 @@ pub(crate) trait Shaper: Send + Sync {
     fn measures(&self) -> ShapeMeasures {
         ShapeMeasures::default()
     }
-    /// The late block the turn's first call was sent with, kept with the user's message.
+    /// The per-turn block the turn's first call was sent with, kept with the user's message.
     fn late_sent(&self) -> Option<String> {
         None
     }

@@ -38,7 +38,7 @@ pub use complexity::PLAN_HINT;
 pub use context::checkpoint::{Checkpoint, CheckpointBody, CheckpointStatus};
 pub use context::compact::Compactions;
 pub use context::engine::{ContextMeter, MeterLevel};
-pub use context::guard::{fit as fit_context, total_tokens as context_tokens, Limits as ContextLimits};
+pub use context::fit::{fit as fit_context, total_tokens as context_tokens, Limits as ContextLimits};
 pub use context::plan::{is_open as plan_is_open, progress as plan_progress, ItemStatus, PlanBoard, PlanItem};
 pub use context::rows::ContextStore;
 pub use context::service::ContextService;

@@ -1,7 +1,7 @@
 //! Builds what the model sees: the system prompt (persona, rules, today's date and the
 //! zone, what Sidecar knows) and the conversation, with tool calls and results kept in
 //! well-formed pairs. The system prompt changes at most once a day on its own; what
-//! changes every turn goes late ([`sidecar_llm::late`]).
+//! changes every turn goes in the per-turn block ([`sidecar_llm::per_turn`]).
 
 use std::collections::HashSet;
 
@@ -32,7 +32,7 @@ pub(crate) struct PromptContext<'a> {
 
 pub(crate) fn system_prompt(context: &PromptContext<'_>) -> String {
     let persona = if context.persona.trim().is_empty() { DEFAULT_PERSONA } else { context.persona.trim() };
-    let today = sidecar_llm::late::day_sentence(context.now, context.zone);
+    let today = sidecar_llm::per_turn::day_sentence(context.now, context.zone);
     let mut prompt = format!("{persona}\n\n{RULES}\n\n{today} The exact time comes with the newest message.");
     if !context.knowledge.is_empty() {
         prompt.push_str("\n\n");
@@ -148,8 +148,8 @@ mod tests {
             let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, minute, 0).unwrap();
             let system = system_prompt(&PromptContext { now, zone: chrono_tz::Europe::Madrid, persona: "", knowledge: "" });
             let mut messages = vec![ChatMessage::system(system), ChatMessage::user("hola"), ChatMessage::assistant("¡Hola!"), ChatMessage::user("¿y?")];
-            let head = sidecar_llm::late::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
-            sidecar_llm::late::attach_at(&mut messages, 3, &sidecar_llm::late::block(&head, ""));
+            let head = sidecar_llm::per_turn::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
+            sidecar_llm::per_turn::attach_at(&mut messages, 3, &sidecar_llm::per_turn::block(&head, ""));
             sidecar_llm::demo_messages(&messages)
         };
         let (before, after) = (at(59), at(0));

@@ -39,6 +39,6 @@ pub use rows::CalendarStore;
 pub use service::{CalendarService, CalendarView, Occurrence};
 pub use subscription::{feed_client, split, MAX_FEED_EVENTS};
 pub use sync::{sync, sync_feed, SyncReport};
-pub use tools::{offered, tools, Hands};
+pub use tools::{offered, tools, ToolServices};
 
 pub use error::CalendarError;

@@ -28,7 +28,7 @@ const MAX_DAYS: i64 = 31;
 
 /// What every calendar tool holds.
 #[derive(Clone)]
-pub struct Hands {
+pub struct ToolServices {
     pub calendar: Arc<CalendarService>,
     pub clock: Clock,
     pub lang: Lang,
@@ -36,13 +36,13 @@ pub struct Hands {
 
 /// The five tools, offered while a calendar is connected (none cost the model tokens
 /// otherwise).
-pub fn tools(hands: Hands) -> Vec<Arc<dyn Tool>> {
+pub fn tools(services: ToolServices) -> Vec<Arc<dyn Tool>> {
     vec![
-        Arc::new(ListEvents(hands.clone())),
-        Arc::new(FindFreeTime(hands.clone())),
-        Arc::new(Write { hands: hands.clone(), kind: WriteKind::Create }),
-        Arc::new(Write { hands: hands.clone(), kind: WriteKind::Move }),
-        Arc::new(Write { hands, kind: WriteKind::Delete }),
+        Arc::new(ListEvents(services.clone())),
+        Arc::new(FindFreeTime(services.clone())),
+        Arc::new(Write { services: services.clone(), kind: WriteKind::Create }),
+        Arc::new(Write { services: services.clone(), kind: WriteKind::Move }),
+        Arc::new(Write { services, kind: WriteKind::Delete }),
     ]
 }
 
@@ -60,7 +60,7 @@ fn failed(e: impl std::fmt::Display) -> ToolError {
     ToolError::Failed(e.to_string())
 }
 
-impl Hands {
+impl ToolServices {
     /// The local day `words` name: "today", "mañana", "2026-12-01", or any date the
     /// reminders understand ("next Monday").
     fn day(&self, words: Option<&str>) -> Result<NaiveDate, ToolError> {
@@ -99,7 +99,7 @@ impl Hands {
     }
 }
 
-struct ListEvents(Hands);
+struct ListEvents(ToolServices);
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -128,24 +128,24 @@ impl Tool for ListEvents {
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
             let args: ListArgs = parse_arguments(arguments)?;
-            let hands = &self.0;
-            let first = hands.day(args.day.as_deref())?;
+            let services = &self.0;
+            let first = services.day(args.day.as_deref())?;
             let days = args.days.unwrap_or(1).clamp(1, MAX_DAYS);
-            let from = hands.clock.start_of(first);
-            let to = hands.clock.start_of(first + Duration::days(days));
-            let found = hands.calendar.between(from, to).await.map_err(failed)?;
-            let zone = hands.clock.zone();
+            let from = services.clock.start_of(first);
+            let to = services.clock.start_of(first + Duration::days(days));
+            let found = services.calendar.between(from, to).await.map_err(failed)?;
+            let zone = services.clock.zone();
             if found.is_empty() {
                 return Ok(format!("No events from {first} for {days} day(s) ({}).", zone.name()));
             }
-            let lines: Vec<String> = found.iter().map(|o| hands.line(o)).collect();
+            let lines: Vec<String> = found.iter().map(|o| services.line(o)).collect();
             // The titles are anyone's who can send an invitation: data, never instructions.
             Ok(sidecar_tools::untrusted("calendar", &format!("Events ({}, times in {}):\n{}", found.len(), zone.name(), lines.join("\n"))))
         })
     }
 }
 
-struct FindFreeTime(Hands);
+struct FindFreeTime(ToolServices);
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -179,14 +179,14 @@ impl Tool for FindFreeTime {
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
             let args: FreeArgs = parse_arguments(arguments)?;
-            let hands = &self.0;
-            let day = hands.day(args.day.as_deref())?;
+            let services = &self.0;
+            let day = services.day(args.day.as_deref())?;
             let hour = |h: u32| NaiveTime::from_hms_opt(h.min(23), 0, 0).unwrap_or(NaiveTime::MIN);
-            let zone = hands.clock.zone();
-            let at = |h: u32| sidecar_dates::instant(day, hour(h), zone, hands.lang).0;
+            let zone = services.clock.zone();
+            let at = |h: u32| sidecar_dates::instant(day, hour(h), zone, services.lang).0;
             let (from, to) = (at(args.from_hour.unwrap_or(9)), at(args.to_hour.unwrap_or(18)));
             let minutes = args.minutes.unwrap_or(30).clamp(5, 24 * 60);
-            let free = hands.calendar.free(from.max(hands.clock.now()), to, minutes).await.map_err(failed)?;
+            let free = services.calendar.free(from.max(services.clock.now()), to, minutes).await.map_err(failed)?;
             if free.is_empty() {
                 return Ok(format!("No free stretch of {minutes} minutes on {day} between those hours ({}).", zone.name()));
             }
@@ -205,7 +205,7 @@ enum WriteKind {
 }
 
 struct Write {
-    hands: Hands,
+    services: ToolServices,
     kind: WriteKind,
 }
 
@@ -273,23 +273,23 @@ impl Tool for Write {
     }
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
-            let hands = &self.hands;
+            let services = &self.services;
             match self.kind {
                 WriteKind::Create => {
                     let args: CreateArgs = parse_arguments(arguments)?;
-                    let (start, end) = hands.span(&args.when, args.minutes)?;
-                    let made = hands.calendar.create(args.title.trim(), start, end, hands.lang).await.map_err(failed)?;
-                    Ok(format!("Event added:\n{}", hands.line(&made)))
+                    let (start, end) = services.span(&args.when, args.minutes)?;
+                    let made = services.calendar.create(args.title.trim(), start, end, services.lang).await.map_err(failed)?;
+                    Ok(format!("Event added:\n{}", services.line(&made)))
                 }
                 WriteKind::Move => {
                     let args: MoveArgs = parse_arguments(arguments)?;
-                    let (start, end) = hands.span(&args.when, args.minutes)?;
-                    let moved = hands.calendar.reschedule(&args.uid, args.title.trim(), start, end, hands.lang).await.map_err(failed)?;
-                    Ok(format!("Event moved:\n{}", hands.line(&moved)))
+                    let (start, end) = services.span(&args.when, args.minutes)?;
+                    let moved = services.calendar.reschedule(&args.uid, args.title.trim(), start, end, services.lang).await.map_err(failed)?;
+                    Ok(format!("Event moved:\n{}", services.line(&moved)))
                 }
                 WriteKind::Delete => {
                     let args: DeleteArgs = parse_arguments(arguments)?;
-                    hands.calendar.remove(&args.uid, hands.lang).await.map_err(failed)?;
+                    services.calendar.remove(&args.uid, services.lang).await.map_err(failed)?;
                     Ok(format!("Event {} deleted.", args.uid))
                 }
             }

@@ -4,7 +4,7 @@
 //! what "now" is (`resolve` does).
 
 use super::lexicon::{self as lex, DayPart, Tok, Tongue, Unit};
-use super::said::{Component, Day, Offset};
+use super::parts::{Component, Day, Offset};
 
 pub(crate) struct Grammar<'a> {
     toks: &'a [Tok],

@@ -3,7 +3,7 @@
 
 use super::grammar::{Found, Grammar};
 use super::lexicon::{self as lex, DayPart};
-use super::said::{Bound, Hour};
+use super::parts::{Bound, Hour};
 
 impl Grammar<'_> {
     pub(super) fn hour(&self, i: usize) -> Found<Hour> {

@@ -10,7 +10,7 @@
 //! tonight" and "llamar a Mayo mañana" are a chapter and a name.
 
 use super::lexicon::{self, Tok};
-use super::said::Span;
+use super::parts::Span;
 
 /// Words that join a date's pieces, skipped on the way to a neighbour.
 const JOINERS: &[&str] = &["on", "of", "the", "in", "from", "after", "before", "at", "de", "del", "el", "la", "los", "las", "desde", "despues", "antes", "en"];

@@ -26,11 +26,11 @@ mod grammar;
 mod hours;
 mod leftover;
 mod lexicon;
+pub(crate) mod parts;
 mod reach;
 mod recurrence;
 mod repeat_words;
 mod resolve;
-pub(crate) mod said;
 mod scan;
 mod user_language;
 mod weekdays;
@@ -51,8 +51,8 @@ use serde::Serialize;
 
 use grammar::Grammar;
 use lexicon::{Tok, Tongue};
+use parts::{Component, Span};
 use resolve::{Context, Parts};
-use said::{Component, Span};
 use sidecar_domain::Lang;
 
 /// A time read from words.
@@ -347,7 +347,7 @@ fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> Date
         error.suggestion = words::which_hour(&choices, cx.lang);
     }
     let said_next = [parts.day, parts.until].into_iter().flatten().find_map(|d| match d {
-        said::Day::Weekday { weekday, said_next: true, .. } => resolve::next_readings(cx.today(), weekday),
+        parts::Day::Weekday { weekday, said_next: true, .. } => resolve::next_readings(cx.today(), weekday),
         _ => None,
     });
     if let (DateErrorKind::AmbiguousDay, Some(choices)) = (kind, said_next) {

@@ -7,8 +7,8 @@ use chrono::{DateTime, Duration, NaiveTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use rrule::{RRule, RRuleSet, Unvalidated};
 
+use super::parts::Repeat;
 use super::resolve::{bounded, day_date, Context, Parts};
-use super::said::Repeat;
 use super::Reading;
 use crate::words::DateErrorKind;
 

@@ -6,7 +6,7 @@ use chrono::Weekday;
 
 use super::grammar::Grammar;
 use super::lexicon::{self as lex, Unit};
-use super::said::{Day, Repeat};
+use super::parts::{Day, Repeat};
 
 type Found<T> = Option<(T, usize)>;
 

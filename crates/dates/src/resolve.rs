@@ -10,7 +10,7 @@ use chrono::{DateTime, Datelike, Duration, LocalResult, Months, NaiveDate, Naive
 use chrono_tz::Tz;
 
 use super::lexicon::DayPart;
-use super::said::{Component, Day, Hour, Offset, Repeat};
+use super::parts::{Component, Day, Hour, Offset, Repeat};
 use super::Reading;
 use crate::words::{self as words, DateErrorKind};
 use sidecar_domain::Lang;

@@ -2,8 +2,8 @@
 //! "until June 30") into one date expression, trying the repeat reader first.
 
 use super::grammar::{Found, Grammar};
+use super::parts::{Component, Span};
 use super::repeat_words;
-use super::said::{Component, Span};
 
 impl Grammar<'_> {
     /// Components one after another from `i` ("and"/"y" between them allowed).

@@ -4,7 +4,7 @@
 
 use super::grammar::{Found, Grammar};
 use super::lexicon as lex;
-use super::said::Day;
+use super::parts::Day;
 
 /// Before a weekday: "next"/"próximo" may mean this week's or next week's.
 const NEXT: &[&str] = &["el proximo", "el siguiente", "proximo", "next", "on next", "by next"];

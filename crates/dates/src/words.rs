@@ -409,8 +409,8 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
 }
 
 /// An hour said as a bound ("after 4pm"): the reminder comes at the hour itself.
-pub(crate) fn bound(bound: crate::said::Bound, time: NaiveTime, lang: Lang) -> String {
-    use crate::said::Bound::{After, Before};
+pub(crate) fn bound(bound: crate::parts::Bound, time: NaiveTime, lang: Lang) -> String {
+    use crate::parts::Bound::{After, Before};
     let t = time.format("%H:%M");
     match (bound, lang) {
         (After, Lang::En) => format!("said as after {t}: reminded at {t}"),

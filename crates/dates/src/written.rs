@@ -5,7 +5,7 @@
 
 use super::grammar::{Found, Grammar};
 use super::lexicon::{self as lex, Tongue};
-use super::said::Day;
+use super::parts::Day;
 
 impl Grammar<'_> {
     /// A year after a day and month: "2027", "de 2027", "de dos mil veintisiete".

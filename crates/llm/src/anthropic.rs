@@ -89,7 +89,7 @@ impl AnthropicClient {
 }
 
 /// Marks the end of what the next turn will send again unchanged: the last block
-/// before the newest user message (which carries the late block). With the system
+/// before the newest user message (which carries the per-turn block). With the system
 /// prompt's mark, the next turn reads all of it from the cache.
 fn mark_stable_prefix(messages: &mut [Value]) {
     let newest_user = messages.iter().rposition(|m| m["role"] == "user");

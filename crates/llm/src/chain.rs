@@ -56,7 +56,7 @@ impl Chain {
 
     /// What a call answered by this chain cost in US dollars: nothing on the offline
     /// model, `None` when the model's price is unknown.
-    pub fn cost_of(&self, routed: &crate::router::Routed, prices: &crate::pricing::PriceTable) -> Option<f64> {
+    pub fn cost_of(&self, routed: &crate::fallback::Routed, prices: &crate::pricing::PriceTable) -> Option<f64> {
         // The offline model may have stood in for the chain (it is not one of its links).
         let local = routed.provider_id == LOCAL_PROVIDER_ID || self.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
         if local {

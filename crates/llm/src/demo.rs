@@ -5,9 +5,9 @@
 
 use std::sync::Mutex;
 
+use super::fallback::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use super::provider::Provider;
 use super::repetition::RepetitionGuard;
-use super::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use super::{ChatRequest, Completion, FinishReason};
 use crate::outcomes::{demo_cut, DemoCut};
 use sidecar_domain::Lang;
@@ -28,10 +28,10 @@ const DEMO_PROMPT: &str = "You are Sidecar, a friendly companion. Answer briefly
 
 /// The conversation with the demo's own short system prompt in place of the full one:
 /// the day from the full prompt, never the minute, so the prompt's start stays the same
-/// all day and llama.cpp reuses its cache. The late blocks stay out too: a tiny model
+/// all day and llama.cpp reuses its cache. The per-turn blocks stay out too: a tiny model
 /// echoes them. Public for the agent's test that its prompt keeps this start.
 pub fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
-    let day = messages.iter().find(|m| m.role == super::Role::System).and_then(|m| super::late::find_day_sentence(&m.content));
+    let day = messages.iter().find(|m| m.role == super::Role::System).and_then(|m| super::per_turn::find_day_sentence(&m.content));
     let prompt = match day {
         Some(day) => format!("{DEMO_PROMPT}\n{day}"),
         None => DEMO_PROMPT.to_string(),
@@ -39,7 +39,7 @@ pub fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage>
     let mut out = vec![super::ChatMessage::system(prompt)];
     // System notes (what Sidecar did) stay out: Sidecar said it already.
     for message in messages.iter().filter(|m| m.role != super::Role::System) {
-        let said = super::late::split(&message.content).0;
+        let said = super::per_turn::split(&message.content).0;
         out.push(super::ChatMessage { content: said.to_string(), ..message.clone() });
     }
     out
@@ -66,7 +66,7 @@ pub async fn complete(
     };
     let guard = Mutex::new(RepetitionGuard::default());
     let looped = tokio::sync::Notify::new();
-    let call = router::complete(
+    let call = fallback::complete(
         std::slice::from_ref(demo),
         true,
         policy,
@@ -121,7 +121,7 @@ mod tests {
         let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid). The exact time comes with the newest message.\n\n<facts>I live in Madrid</facts>";
         let mut messages =
             vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
-        let head = crate::late::head(
+        let head = crate::per_turn::head(
             chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(),
             chrono_tz::Europe::Madrid,
             &[],
@@ -129,8 +129,8 @@ mod tests {
             None,
             None,
         );
-        let newest = crate::late::newest_user(&messages).unwrap();
-        crate::late::attach_at(&mut messages, newest, &crate::late::block(&head, "Plan:\n- [ ] call the tool"));
+        let newest = crate::per_turn::newest_user(&messages).unwrap();
+        crate::per_turn::attach_at(&mut messages, newest, &crate::per_turn::block(&head, "Plan:\n- [ ] call the tool"));
         let shown = demo_messages(&messages);
         assert_eq!(shown.len(), 3);
         assert_eq!(shown[0].role, Role::System);

@@ -15,10 +15,10 @@ use std::time::Duration;
 
 use tokio::sync::Mutex;
 
+use crate::fallback::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use crate::local_models::LocalChoice;
 use crate::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::provider::Provider;
-use crate::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use crate::status::{ModelEvent, ModelStatus};
 use crate::ChatRequest;
 use sidecar_domain::Emitter;
@@ -274,7 +274,7 @@ impl Models {
         let answered = if crate::demo::is_demo(&offline) {
             crate::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
         } else {
-            router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
+            fallback::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
         };
         answered.map(|routed| Routed { fallback_from: Some(from), fallback_reason: Some(reason.to_string()), ..routed })
     }
@@ -289,12 +289,12 @@ impl Models {
     ) -> Result<Routed, RouteError> {
         let first = match chain.providers.as_slice() {
             [only] if crate::demo::is_demo(only) => crate::demo::complete(only, policy, request, &mut on_delta, &mut on_notice, self.lang).await,
-            providers => router::complete(providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await,
+            providers => fallback::complete(providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await,
         };
         let mut stand_in_reason = None;
         let routed = match first {
             Err(RouteError::Failed { provider_id, error, streamed: false })
-                if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
+                if !chain.pinned && fallback::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
                 // The header's words are the user's language's.
                 let reason = sidecar_domain::Worded::said_in(&error, self.lang);
@@ -310,7 +310,7 @@ impl Models {
                         let second = if crate::demo::is_demo(&offline) {
                             crate::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
                         } else {
-                            router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
+                            fallback::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
                         };
                         second.map(|routed| Routed { fallback_from: chain.providers.first().map(|p| p.id.clone()), ..routed })
                     }
@@ -521,7 +521,7 @@ impl Models {
         if let (Some(reason), true) = (&admitted.held_back, admitted.chain.providers.is_empty()) {
             return Err(format!("not made, {reason}"));
         }
-        let call = crate::router::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
+        let call = crate::fallback::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
         let routed = tokio::time::timeout(timeout, call).await.map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?;
         self.settle(admitted, &routed).await;
         let routed = routed.map_err(|e| e.to_string())?;

@@ -243,7 +243,7 @@ impl LlmSettings {
     }
 }
 
-/// How the context guard keeps every request inside the model's window.
+/// How the context's fit keeps every request inside the model's window.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct ContextSettings {

@@ -114,7 +114,7 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(as = "Option<u32>", optional)]
     pub plan_nudges: u32,
-    /// The context guard had to drop turns or cut messages to fit a call of this turn.
+    /// The context's fit had to drop turns or cut messages to fit a call of this turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
     pub truncated: bool,
@@ -122,7 +122,7 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
     pub reinforced: bool,
-    /// On a user's message: the late block its turn was sent with (the time, the plan…),
+    /// On a user's message: the per-turn block its turn was sent with (the time, the plan…),
     /// sent with it again in later prompts so they start as the last one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -189,7 +189,7 @@ pub struct Message {
 
 impl Message {
     /// The message as a model sees it.
-    /// The message as the model was sent it: a user's message with its turn's late block.
+    /// The message as the model was sent it: a user's message with its turn's per-turn block.
     pub fn to_chat(&self) -> ChatMessage {
         let late = self.meta.as_ref().and_then(|m| m.0.late.as_deref()).filter(|_| self.role == Role::User);
         ChatMessage {
@@ -390,7 +390,7 @@ impl Conversations<'_> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM messages WHERE id = ? AND set_aside = 0")).bind(id).fetch_optional(&self.store.pool).await?)
     }
 
-    /// Keeps the late block a user's message was sent with, to send it the same way again.
+    /// Keeps the per-turn block a user's message was sent with, to send it the same way again.
     pub async fn keep_late(&self, id: i64, block: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE messages SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.late', ?) WHERE id = ? AND role = 'user'")
             .bind(block)

@@ -40,7 +40,7 @@ pub struct UsageTotals {
 pub struct TurnMeasures {
     /// Replies written by a model.
     pub turns: i64,
-    /// The context guard dropped turns or cut messages to fit.
+    /// The context's fit dropped turns or cut messages to fit.
     pub truncated: i64,
     /// The reply claimed an action it had not taken (the claims check caught it).
     pub claimed_without_acting: i64,

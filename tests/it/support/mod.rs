@@ -8,11 +8,11 @@
 pub(crate) mod asker;
 pub(crate) mod bot_api;
 pub(crate) mod file_server;
-pub(crate) mod hands;
 pub(crate) mod notifications;
 pub(crate) mod plan_tasks;
 pub(crate) mod radicale;
 pub(crate) mod runtime;
+pub(crate) mod test_clock;
 pub(crate) mod token_proxy;
 pub(crate) mod tools;
 pub(crate) mod web_site;
@@ -339,13 +339,13 @@ pub(crate) fn python() -> std::path::PathBuf {
     default
 }
 
-/// What a message said, without the late block Sidecar adds to the newest user message
+/// What a message said, without the per-turn block Sidecar adds to the newest user message
 /// of a request (the time, the plan, corrections).
 pub(crate) fn said(message: &serde_json::Value) -> String {
-    sidecar_llm::late::split(message["content"].as_str().unwrap_or_default()).0.to_string()
+    sidecar_llm::per_turn::split(message["content"].as_str().unwrap_or_default()).0.to_string()
 }
 
-/// The late block of a request's newest user message that carries one (a turn's own
+/// The per-turn block of a request's newest user message that carries one (a turn's own
 /// message; Sidecar's "go on with your plan" after it carries none).
 pub(crate) fn late_block(request: &serde_json::Value) -> String {
     request["messages"]
@@ -354,7 +354,7 @@ pub(crate) fn late_block(request: &serde_json::Value) -> String {
         .iter()
         .rev()
         .filter(|m| m["role"] == "user")
-        .find_map(|m| sidecar_llm::late::split(m["content"].as_str().unwrap_or_default()).1)
+        .find_map(|m| sidecar_llm::per_turn::split(m["content"].as_str().unwrap_or_default()).1)
         .unwrap_or_default()
         .to_string()
 }

@@ -820,7 +820,7 @@ plan?: PlanOutcome,
  */
 plan_nudges?: number, 
 /**
- * The context guard had to drop turns or cut messages to fit a call of this turn.
+ * The context's fit had to drop turns or cut messages to fit a call of this turn.
  */
 truncated?: boolean, 
 /**
@@ -828,7 +828,7 @@ truncated?: boolean,
  */
 reinforced?: boolean, 
 /**
- * On a user's message: the late block its turn was sent with (the time, the plan…),
+ * On a user's message: the per-turn block its turn was sent with (the time, the plan…),
  * sent with it again in later prompts so they start as the last one did.
  */
 late?: string, 
@@ -1807,7 +1807,7 @@ export type TurnMeasures = {
  */
 turns: number, 
 /**
- * The context guard dropped turns or cut messages to fit.
+ * The context's fit dropped turns or cut messages to fit.
  */
 truncated: number, 
 /**

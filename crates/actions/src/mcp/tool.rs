@@ -13,7 +13,7 @@ use sidecar_tools::ToolDefinition;
 use sidecar_tools::ToolError;
 use sidecar_tools::ToolFuture;
 
-/// The longest result passed on; the context guard compacts what is still large.
+/// The longest result passed on; the context's fit compacts what is still large.
 const RESULT_CHARS: usize = 60_000;
 
 /// Where a server's live session is, if it is running, and why not when it is not.

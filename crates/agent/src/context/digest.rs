@@ -43,9 +43,9 @@ pub(crate) struct Digest {
     pub facts: Vec<DigestFact>,
 }
 
-/// What the user wrote, without the late block the message was sent with.
+/// What the user wrote, without the per-turn block the message was sent with.
 fn said(message: &ChatMessage) -> &str {
-    sidecar_llm::late::split(&message.content).0
+    sidecar_llm::per_turn::split(&message.content).0
 }
 
 /// Renders turns as plain text for the digest call, within `budget` tokens.

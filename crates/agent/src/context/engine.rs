@@ -5,7 +5,7 @@
 
 use super::compact::Compactions;
 use super::digest::SUMMARY_TOKENS;
-use super::guard::{self, Limits};
+use super::fit::{self, Limits};
 use super::plan::PlanBoard;
 use crate::context::rows::Summary;
 use crate::driver::{ShapeMeasures, Shaper};
@@ -66,8 +66,8 @@ fn tool_tokens(specs: &[ToolSpec]) -> usize {
 /// the threshold. Cuts fall on turn starts and keep `min_turns_to_keep` turns.
 pub(crate) fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, compactions: &Compactions, settings: &ContextSettings) -> Option<usize> {
     let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
-    guard::prepare(&mut chats, limits, compactions, &count);
-    let tokens: Vec<usize> = chats.iter().map(|m| guard::message_tokens(m, &count)).collect();
+    fit::prepare(&mut chats, limits, compactions, &count);
+    let tokens: Vec<usize> = chats.iter().map(|m| fit::message_tokens(m, &count)).collect();
     let total: usize = fixed + tokens.iter().sum::<usize>();
     if total * 100 <= limits.budget * usize::from(settings.threshold_percent) {
         return None;
@@ -103,12 +103,12 @@ pub(super) fn summary_block(summary: &Summary) -> String {
     )
 }
 
-/// Fits every model call of a turn: the late block (the time, corrections, a resumed
+/// Fits every model call of a turn: the per-turn block (the time, corrections, a resumed
 /// checkpoint and the current plan) goes on the newest user message, the guard brings
 /// the prompt inside the budget, and the meter is updated.
 pub(crate) struct TurnShaper<'a> {
     pub system: String,
-    /// The late block's parts fixed at the turn's start.
+    /// The per-turn block's parts fixed at the turn's start.
     pub late: String,
     /// The language a prompt that cannot fit is said in.
     pub lang: sidecar_domain::Lang,
@@ -122,7 +122,7 @@ pub(crate) struct TurnShaper<'a> {
     pub events: &'a Emitter<ChatEvent>,
     pub meter: &'a std::sync::Mutex<Option<(i64, ContextMeter)>>,
     pub context: ContextSettings,
-    /// The late block says the tool rules again.
+    /// The per-turn block says the tool rules again.
     pub reinforced: bool,
     /// A call of this turn had turns dropped or messages cut.
     pub truncated: std::sync::atomic::AtomicBool,
@@ -130,7 +130,7 @@ pub(crate) struct TurnShaper<'a> {
     pub checkpoint: Option<i64>,
     /// Saves a checkpoint before a tool result that would force a fold.
     pub checkpoints: &'a dyn CheckpointWriter,
-    /// The late block fixed at the turn's first call, and the message it went on:
+    /// The per-turn block fixed at the turn's first call, and the message it went on:
     /// every later call of the turn sends the same, so the server's cache holds.
     pub sent: std::sync::OnceLock<(usize, String)>,
 }
@@ -145,7 +145,7 @@ impl Shaper for TurnShaper<'_> {
     fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
         let (messages, report) = self.shape_with_report(messages);
         if report.overflows() {
-            let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
+            let system = messages.first().map_or(0, |m| fit::message_tokens(m, &count));
             tracing::warn!(conversation_id = self.conversation_id, system, window = self.window, "the system prompt does not fit the window");
             return Err(sidecar_llm::window_too_small(system, self.limits.budget, self.window, self.lang));
         }
@@ -190,17 +190,17 @@ impl Shaper for TurnShaper<'_> {
 }
 
 impl TurnShaper<'_> {
-    pub(crate) fn shape_with_report(&self, mut messages: Vec<ChatMessage>) -> (Vec<ChatMessage>, guard::Report) {
+    pub(crate) fn shape_with_report(&self, mut messages: Vec<ChatMessage>) -> (Vec<ChatMessage>, fit::Report) {
         if let Some(system) = messages.first_mut().filter(|m| m.role == sidecar_llm::Role::System) {
             system.content = self.system.clone();
         }
         // Later calls append to the transcript, so the turn's message keeps its index.
         let sent = self.sent.get_or_init(|| {
-            let at = sidecar_llm::late::newest_user(&messages).unwrap_or(0);
-            (at, sidecar_llm::late::block(&self.late, &self.plans.rendered()))
+            let at = sidecar_llm::per_turn::newest_user(&messages).unwrap_or(0);
+            (at, sidecar_llm::per_turn::block(&self.late, &self.plans.rendered()))
         });
-        sidecar_llm::late::attach_at(&mut messages, sent.0, &sent.1);
-        let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
+        sidecar_llm::per_turn::attach_at(&mut messages, sent.0, &sent.1);
+        let (messages, report) = fit::fit(messages, &self.limits, self.compactions, &count);
         if report.dropped_turns + report.truncated > 0 {
             self.truncated.store(true, std::sync::atomic::Ordering::Relaxed);
         }
@@ -219,7 +219,7 @@ impl TurnShaper<'_> {
             );
         }
         if report.truncated > 0 {
-            tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the longest messages to fit");
+            tracing::warn!(conversation_id = self.conversation_id, ?report, "context fit cut the longest messages to fit");
         } else if report.dropped_turns == 0 && report.trimmed() {
             tracing::info!(
                 conversation_id = self.conversation_id,
@@ -227,7 +227,7 @@ impl TurnShaper<'_> {
                 after = report.after,
                 cleared = report.cleared,
                 compacted = report.compacted,
-                "context guard trimmed tool results"
+                "context fit trimmed tool results"
             );
         }
         let meter = ContextMeter::new(report.after, &self.limits, self.window, self.summarized_turns, &self.context);
@@ -241,12 +241,12 @@ impl TurnShaper<'_> {
 /// the live history after it, and the limits the guard keeps to.
 pub(crate) struct TurnPrompt {
     pub system: String,
-    /// The late block's parts fixed at the turn's start ([`sidecar_llm::late`]).
+    /// The per-turn block's parts fixed at the turn's start ([`sidecar_llm::per_turn`]).
     pub late: String,
     pub prompt: Vec<ChatMessage>,
     pub limits: Limits,
     pub summarized_turns: bool,
-    /// The late block says the tool rules again.
+    /// The per-turn block says the tool rules again.
     pub reinforced: bool,
     /// A checkpoint written on its own as this turn began (a fold, or 40 messages).
     pub checkpoint: Option<i64>,

@@ -8,7 +8,7 @@ use sidecar_store::Message;
 use sidecar_tools::ToolRegistry;
 
 use super::engine::limits_for_room;
-use super::guard::{self, Limits};
+use super::fit::{self, Limits};
 use super::meter::ContextMeter;
 use super::service::{summary_blocks, ContextService};
 use crate::context::rows::ContextStore;
@@ -43,9 +43,9 @@ impl ContextService {
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
         let history: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
-        guard::prepare(&mut chats, &limits, &self.compactions, &count);
+        fit::prepare(&mut chats, &limits, &self.compactions, &count);
         let system = self.system_text() + &summary_blocks(summary.as_ref());
-        let used = guard::total_tokens(&chats, &count) + guard::message_tokens(&ChatMessage::system(system), &count);
+        let used = fit::total_tokens(&chats, &count) + fit::message_tokens(&ChatMessage::system(system), &count);
         Ok(ContextMeter::new(used, &limits, room.window as usize, summary.is_some(), &settings.context))
     }
 }

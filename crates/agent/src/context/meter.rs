@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::guard::Limits;
+use super::fit::Limits;
 use sidecar_settings::ContextSettings;
 
 /// How full the context is, for the meter in the chat. Its whole is the window less the

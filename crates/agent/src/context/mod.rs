@@ -10,7 +10,7 @@ pub(crate) mod compact;
 pub(crate) mod digest;
 pub(crate) mod engine;
 mod estimate;
-pub(crate) mod guard;
+pub(crate) mod fit;
 pub(crate) mod meter;
 pub(crate) mod plan;
 pub(crate) mod plan_item;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use super::checkpoint::{Checkpoint, CheckpointBody, CheckpointStatus, Metadata, OFFER_DAYS};
 use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
 use super::engine::{eviction_point, limits_for, limits_with_tools, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
-use super::guard::{self, Limits};
+use super::fit::{self, Limits};
 use super::meter::ContextMeter;
 use super::plan::PlanBoard;
 use crate::context::rows::Summary;
@@ -121,15 +121,15 @@ impl ContextService {
         // Models that take no tools (the offline one, also standing in) are sent none.
         let (specs, limits) = limits_with_tools(chain, &settings, tools);
         // In a long conversation the tool rules are said again, late, never in the prefix.
-        let recent_blocks = loaded.1.iter().rev().take(sidecar_llm::late::REINFORCE_AFTER).filter_map(|m| m.meta.as_ref()?.0.late.as_deref());
-        let due = sidecar_llm::late::reinforcement_due(loaded.1.len(), recent_blocks);
-        let reinforce = (!specs.is_empty() && due).then(|| sidecar_llm::late::reinforcement(&tools.names()));
+        let recent_blocks = loaded.1.iter().rev().take(sidecar_llm::per_turn::REINFORCE_AFTER).filter_map(|m| m.meta.as_ref()?.0.late.as_deref());
+        let due = sidecar_llm::per_turn::reinforcement_due(loaded.1.len(), recent_blocks);
+        let reinforce = (!specs.is_empty() && due).then(|| sidecar_llm::per_turn::reinforcement(&tools.names()));
         // A request that takes several steps is asked to plan first, unless a plan is open.
         let newest = loaded.1.iter().rev().find(|m| m.role == sidecar_llm::Role::User);
         let plan_first = specs.iter().any(|s| s.name == "update_plan")
             && !crate::context::plan::is_open(&plan)
             && newest.is_some_and(|m| crate::complexity::is_complex(&m.content));
-        let late = sidecar_llm::late::head(
+        let late = sidecar_llm::per_turn::head(
             now,
             zone,
             &corrections,
@@ -137,7 +137,7 @@ impl ContextService {
             reinforce.as_deref(),
             plan_first.then_some(crate::complexity::PLAN_HINT),
         );
-        let fixed = count(&base) + count(&sidecar_llm::late::block(&late, &crate::context::plan::render(&plan)));
+        let fixed = count(&base) + count(&sidecar_llm::per_turn::block(&late, &crate::context::plan::render(&plan)));
         let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
         // The running summary changes the prefix only when a fold happens.
         let system = base + &summary_blocks(live.summary.as_ref());
@@ -172,7 +172,7 @@ impl ContextService {
     /// The prompt the next message would be answered with, as the guard sends it
     /// (without the new message). Folds old turns like a turn would. For benchmarks
     /// and diagnostics.
-    pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, guard::Report), TurnError> {
+    pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, fit::Report), TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
         let turn = self.turn_prompt(conversation_id, &chain, tools).await?;

@@ -2,7 +2,7 @@
 //! (the reply shown is kept as a version to flip back to), the versions themselves, and
 //! Edit (the message and what followed are set aside, and the new text is answered).
 
-use super::{ConversationService, Said, TurnOutcome};
+use super::{Asked, ConversationService, TurnOutcome};
 use crate::error::TurnError;
 use crate::events::ChatEvent;
 use crate::last_turn::last_turn;
@@ -105,7 +105,7 @@ impl ConversationService {
         self.with.events.publish(ChatEvent::TurnStarted { conversation_id, user_message_id, channel: self.with.channel, dequeued: None });
         self.with.proactive.record_user_activity(self.with.channel).await?;
         let _brain = self.with.brain.lock().await;
-        self.reply(conversation_id, Said { message_id: user_message_id, channel: self.with.channel, arrived }, cancel, None).await
+        self.reply(conversation_id, Asked { message_id: user_message_id, channel: self.with.channel, arrived }, cancel, None).await
     }
 
     /// The user message a failed turn left unanswered.

@@ -77,9 +77,9 @@ enum Step<'a> {
     Turn(Entry<'a>),
 }
 
-/// Where and when the message a turn answers was said.
+/// The message a turn answers: which, where it was written and when it arrived.
 #[derive(Clone, Copy)]
-struct Said {
+struct Asked {
     message_id: i64,
     channel: Channel,
     arrived: std::time::Instant,
@@ -265,7 +265,7 @@ impl ConversationService {
         };
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.with.brain.lock().await;
-        self.reply(conversation_id, Said { message_id: user_message_id, channel, arrived }, cancel, note).await
+        self.reply(conversation_id, Asked { message_id: user_message_id, channel, arrived }, cancel, note).await
     }
 
     /// Carries out a request found before the model and posts the answer. The offline
@@ -285,8 +285,8 @@ impl ConversationService {
             // A model that can use tools proposes the task (schedule_task), as asked.
             return Ok(Carried::ModelAlone);
         }
-        let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
-        let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
+        let services = crate::intent::act::IntentServices { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
+        let acted = crate::intent::act::act(intent, text, said_id, &services, self.with.lang).await?;
         if let Some(pending) = acted.awaits.clone().filter(|_| offline) {
             *self.awaiting.lock().expect("awaiting lock") = Some((conversation_id, pending));
         }
@@ -452,16 +452,16 @@ impl ConversationService {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
+    async fn reply(&self, conversation_id: i64, asked: Asked, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
         use tracing::Instrument;
-        let span = tracing::info_span!("turn", turn_id = said.message_id, conversation_id);
+        let span = tracing::info_span!("turn", turn_id = asked.message_id, conversation_id);
         async {
             tracing::info!("turn started");
-            let result = self.run_turn(conversation_id, said, cancel, note).await;
+            let result = self.run_turn(conversation_id, asked, cancel, note).await;
             match &result {
                 Ok(outcome) => {
                     tracing::info!(status = outcome.status.as_str(), "turn finished");
-                    self.notice_facts(conversation_id, said.message_id, outcome.message_id).await;
+                    self.notice_facts(conversation_id, asked.message_id, outcome.message_id).await;
                 }
                 Err(error) => {
                     tracing::warn!(%error, "turn failed");
@@ -487,7 +487,7 @@ impl ConversationService {
         }
     }
 
-    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
+    async fn run_turn(&self, conversation_id: i64, asked: Asked, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
         let settings = self.with.models.settings();
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
         let mut chain = tokio::select! {
@@ -517,15 +517,15 @@ impl ConversationService {
             TurnContext {
                 shaper: &shaper,
                 conversation_id,
-                asked_in: said.message_id,
+                asked_in: asked.message_id,
                 store: &self.with.store,
                 events: &self.with.events,
                 tools: &tools,
                 chain,
                 summarize_chain: self.with.models.routed(sidecar_settings::Purpose::Summarize),
-                channel: said.channel,
+                channel: asked.channel,
                 clock: &self.with.clock,
-                arrived: said.arrived,
+                arrived: asked.arrived,
                 rules: TurnRules::of(&settings),
                 cancel,
                 lang: self.with.lang,
@@ -538,7 +538,7 @@ impl ConversationService {
         .await?;
         let outcome = TurnOutcome {
             conversation_id,
-            user_message_id: said.message_id,
+            user_message_id: asked.message_id,
             message_id: driven.message_id,
             reply: driven.text.clone(),
             status: driven.status,
@@ -561,7 +561,7 @@ impl ConversationService {
                 self.with.events.publish(ChatEvent::TurnFinished {
                     conversation_id,
                     message_id: outcome.message_id,
-                    channel: said.channel,
+                    channel: asked.channel,
                     status: outcome.status.as_str().to_string(),
                     finish_reason: outcome.finish_reason.clone(),
                     usage: outcome.usage,

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::ConversationService;
 use crate::context::compact::Compactions;
 use crate::context::engine::limits_with_tools;
-use crate::context::guard::{self, Limits};
+use crate::context::fit::{self, Limits};
 use crate::driver::{drive, Shaper, TurnContext, TurnRules};
 use crate::error::TurnError;
 use crate::turn::TurnEnd;
@@ -58,11 +58,11 @@ struct TaskShaper<'a> {
 
 impl Shaper for TaskShaper<'_> {
     fn shape(&self, mut messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
-        let at = *self.late_on.get_or_init(|| sidecar_llm::late::newest_user(&messages).unwrap_or(0));
-        sidecar_llm::late::attach_at(&mut messages, at, &sidecar_llm::late::block(&self.late, ""));
-        let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
+        let at = *self.late_on.get_or_init(|| sidecar_llm::per_turn::newest_user(&messages).unwrap_or(0));
+        sidecar_llm::per_turn::attach_at(&mut messages, at, &sidecar_llm::per_turn::block(&self.late, ""));
+        let (messages, report) = fit::fit(messages, &self.limits, self.compactions, &count);
         if report.overflows() {
-            let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
+            let system = messages.first().map_or(0, |m| fit::message_tokens(m, &count));
             return Err(sidecar_llm::window_too_small(system, self.limits.budget, self.window, self.lang));
         }
         Ok(messages)
@@ -103,7 +103,7 @@ impl ConversationService {
         let (_, limits) = limits_with_tools(&chain, &settings, &tools);
         let (now, zone) = (self.with.clock.now(), self.with.clock.zone());
         let shaper = TaskShaper {
-            late: sidecar_llm::late::head(now, zone, &[], None, None, None),
+            late: sidecar_llm::per_turn::head(now, zone, &[], None, None, None),
             limits,
             compactions: self.with.context.compactions(),
             window: chain.context_window() as usize,

@@ -31,15 +31,15 @@ pub(crate) struct Acted {
 const ABOUT_YOU_FACTS: usize = 10;
 
 /// What carrying out a request needs.
-pub(crate) struct Hands<'a> {
+pub(crate) struct IntentServices<'a> {
     pub reminders: &'a ReminderService,
     pub knowledge: &'a KnowledgeStore,
     pub clock: &'a Clock,
 }
 
 /// The reminders as a list, each time with its zone when it is not the user's now.
-fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
-    found.iter().map(|r| format!("- {}", hands.reminders.for_people_in(r, lang))).collect::<Vec<_>>().join("\n")
+fn lines(found: &[Reminder], services: &IntentServices<'_>, lang: Lang) -> String {
+    found.iter().map(|r| format!("- {}", services.reminders.for_people_in(r, lang))).collect::<Vec<_>>().join("\n")
 }
 
 /// "Done: I'll remind you…", with its repeat, how its time was read and a twin kept.
@@ -54,19 +54,19 @@ fn reminder_set_answer(set: &sidecar_reminders::Setting, lang: Lang) -> String {
 }
 
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
-pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
+pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, services: &IntentServices<'_>, fallback: Lang) -> Result<Acted, TurnError> {
     let lang = sidecar_dates::written_in(text, fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed, awaits: None });
     if let Intent::Set { sentence } = &intent {
         // "…15 minutes before my 10:00 with Ana": the calendar's event gives the day.
-        match hands.reminders.set_before_event_in(sentence, Some(asked_in)).await {
+        match services.reminders.set_before_event_in(sentence, Some(asked_in)).await {
             Some(Ok(set)) => return said(reminder_set_answer(&set, lang), true),
             Some(Err(error)) => return said(sidecar_domain::said_whole(&error, lang), false),
             None => {}
         }
     }
     match intent {
-        Intent::Set { sentence } => match hands.reminders.split(&sentence) {
+        Intent::Set { sentence } => match services.reminders.split(&sentence) {
             Err(e) if e.kind == sidecar_dates::DateErrorKind::AmbiguousDay => {
                 let awaits = Some(Awaiting::Day { sentence: sentence.clone() });
                 Ok(Acted { answer: format!("{} {}", e.error, e.suggestion), changed: false, awaits })
@@ -74,7 +74,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
             Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
             Ok(split) if split.what.is_empty() => said(say::what_to_remind(&moment_words(split.when.local(), lang), lang), false),
             Ok(split) => {
-                let set = match hands.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await {
+                let set = match services.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await {
                     Err(ReminderError::NeedsHour(question)) => {
                         return Ok(Acted { answer: question.words(lang), changed: false, awaits: Some(Awaiting::Hour { sentence }) })
                     }
@@ -83,60 +83,60 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
                 said(reminder_set_answer(&set, lang), true)
             }
         },
-        Intent::Timer { sentence } => match hands.reminders.split(&sentence) {
+        Intent::Timer { sentence } => match services.reminders.split(&sentence) {
             Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
             Ok(split) => {
                 let what = if split.what.is_empty() { say::timer_done(lang).to_string() } else { split.what };
-                let set = hands.reminders.store_reading(&what, &split.when, Some(asked_in)).await?;
+                let set = services.reminders.store_reading(&what, &split.when, Some(asked_in)).await?;
                 let r = &set.reminder;
                 said(say::reminder_set(&r.message, &reminder_words::due(r, lang), &zone_words(r.zone.0, lang), None, set.note.as_deref(), lang), true)
             }
         },
         Intent::Cancel { query } => {
-            let found = hands.reminders.find(&query).await?;
+            let found = services.reminders.find(&query).await?;
             match found.as_slice() {
                 [] => said(say::none_match(&query, lang), false),
                 [one] => {
-                    let cancelled = hands.reminders.cancel(one.id).await?;
+                    let cancelled = services.reminders.cancel(one.id).await?;
                     said(say::cancelled(&cancelled.message, lang), true)
                 }
-                many => said(say::which_one(&lines(many, hands, lang), lang), false),
+                many => said(say::which_one(&lines(many, services, lang), lang), false),
             }
         }
         Intent::Snooze { query, minutes } => {
             let target = if query.is_empty() {
                 // The one just shown. A reminder still to come is never moved earlier.
-                let overview = hands.reminders.overview().await?;
+                let overview = services.reminders.overview().await?;
                 overview.delivered.first().or(overview.late.first()).map(|v| v.reminder.clone())
             } else {
-                let found = hands.reminders.find(&query).await?;
+                let found = services.reminders.find(&query).await?;
                 if found.len() > 1 {
-                    return said(say::which_one(&lines(&found, hands, lang), lang), false);
+                    return said(say::which_one(&lines(&found, services, lang), lang), false);
                 }
                 found.into_iter().next()
             };
             let Some(target) = target else { return said(say::none_match(&query, lang), false) };
-            if target.state == sidecar_reminders::ReminderState::Pending && target.due_at > hands.clock.now() {
+            if target.state == sidecar_reminders::ReminderState::Pending && target.due_at > services.clock.now() {
                 // Snoozing what has not come yet would move it earlier.
                 return said(say::not_due_yet(&target.message, &reminder_words::due(&target, lang), lang), false);
             }
-            let snoozed = hands.reminders.snooze(target.id, minutes).await?.reminder;
+            let snoozed = services.reminders.snooze(target.id, minutes).await?.reminder;
             let at = snoozed.due_at.with_timezone(&snoozed.zone.0).format("%H:%M").to_string();
             said(say::snoozed(&snoozed.message, &at, lang), true)
         }
         Intent::List => {
-            let pending = hands.reminders.pending().await?;
+            let pending = services.reminders.pending().await?;
             if pending.is_empty() {
                 return said(say::none_match("", lang), false);
             }
-            said(say::pending(&lines(&pending, hands, lang), pending.len(), lang), false)
+            said(say::pending(&lines(&pending, services, lang), pending.len(), lang), false)
         }
         // Only the demo model gets here (a model with tools proposes the task itself).
         Intent::ScheduleWork => said(say::demo_cannot_schedule(lang), false),
         Intent::Agenda { days } => {
-            let day = hands.clock.local_today() + chrono::Duration::days(i64::from(days));
-            let Some(events) = hands.reminders.agenda(day).await? else { return said(say::no_calendar(lang), false) };
-            let zone = hands.clock.zone();
+            let day = services.clock.local_today() + chrono::Duration::days(i64::from(days));
+            let Some(events) = services.reminders.agenda(day).await? else { return said(say::no_calendar(lang), false) };
+            let zone = services.clock.zone();
             let lines: Vec<String> = events
                 .iter()
                 .map(|e| match e.all_day {
@@ -147,11 +147,11 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
             said(say::agenda(&sidecar_dates::day_words(day, lang), days, &lines, lang), false)
         }
         Intent::Now => {
-            let (now, zone) = (hands.clock.now(), hands.clock.zone());
+            let (now, zone) = (services.clock.now(), services.clock.zone());
             said(say::now_is(&moment_words(now.with_timezone(&zone), lang), &zone_words(zone, lang), lang), false)
         }
         Intent::AboutMe { slot } => {
-            let facts = hands.knowledge.facts();
+            let facts = services.knowledge.facts();
             let mut current: Vec<_> = facts.iter().filter(|f| f.fact.superseded.is_none()).collect();
             // The ones said most often first, then the newest.
             current.sort_by(|a, b| b.fact.weight.cmp(&a.fact.weight).then(b.fact.confirmed.cmp(&a.fact.confirmed)));
@@ -165,9 +165,9 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
             }
         }
         Intent::Remember { fact } => {
-            let today = hands.clock.local_today();
+            let today = services.clock.local_today();
             // The category from the fact's words, as the noticing and the CLI read it.
-            match hands.knowledge.save(&fact, sidecar_memory::category_of(&fact), today).await? {
+            match services.knowledge.save(&fact, sidecar_memory::category_of(&fact), today).await? {
                 SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
                     said(say::noted(&fact, false, lang), true)
                 }

@@ -1,4 +1,4 @@
-//! The context guard, run before every model call: it brings a prompt inside the
+//! The context's fit, run before every model call: it brings a prompt inside the
 //! model's budget (window − reply reserve) without ever breaking a tool call from its
 //! result. In order:
 //! 1. tool results over the size limit are compacted (deterministic JSON, or the middle

@@ -45,7 +45,7 @@ pub const REINFORCE_AFTER: usize = 8;
 const REINFORCEMENT_START: &str = "Reminder, as the conversation is long";
 
 /// Whether the rules are due again: the live history holds `history_len` messages, and
-/// none of the late blocks kept with its last [`REINFORCE_AFTER`] (`recent_blocks`)
+/// none of the per-turn blocks kept with its last [`REINFORCE_AFTER`] (`recent_blocks`)
 /// carried them.
 pub fn reinforcement_due<'a>(history_len: usize, recent_blocks: impl IntoIterator<Item = &'a str>) -> bool {
     history_len >= REINFORCE_AFTER && !recent_blocks.into_iter().any(|b| b.contains(REINFORCEMENT_START))

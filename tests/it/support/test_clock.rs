@@ -6,9 +6,9 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 
 #[derive(Clone)]
-pub(crate) struct Hands(Arc<AtomicI64>);
+pub(crate) struct TestClock(Arc<AtomicI64>);
 
-impl Hands {
+impl TestClock {
     pub(crate) fn at(t: DateTime<Utc>) -> Self {
         Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
     }
@@ -21,9 +21,9 @@ impl Hands {
         Utc.timestamp_millis_opt(self.0.load(Ordering::SeqCst)).unwrap()
     }
 
-    /// The companion's clock, showing these hands.
+    /// The companion's clock, reading this one.
     pub(crate) fn clock(&self) -> sidecar_domain::Clock {
-        let hands = self.clone();
-        sidecar_domain::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
+        let this = self.clone();
+        sidecar_domain::Clock::new(Arc::new(move || this.now()), chrono_tz::UTC)
     }
 }
