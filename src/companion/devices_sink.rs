@@ -36,12 +36,11 @@ pub(crate) struct DeviceNotification {
     pub spontaneous: bool,
 }
 
-impl DeviceNotification {
-    pub(crate) fn event(&self) -> serde_json::Value {
-        let mut event = serde_json::to_value(self).unwrap_or_default();
-        event["type"] = serde_json::json!(DEVICE_NOTIFICATION);
-        event
-    }
+/// `body` as an event the window reads: its fields, and `"type": kind`.
+pub(super) fn tagged(kind: &str, body: &impl serde::Serialize) -> serde_json::Value {
+    let mut event = serde_json::to_value(body).unwrap_or_default();
+    event["type"] = kind.into();
+    event
 }
 
 pub(crate) struct DevicesSink {
@@ -67,14 +66,14 @@ impl Sink for DevicesSink {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
         let told = self.link.upgrade().map(|link| {
             let devices = link.at_hand();
-            let event = DeviceNotification {
+            let told = DeviceNotification {
                 title: message.title.clone(),
                 body: message.body.clone(),
                 reminder_id: message.reminder_id,
                 message_id: message.message_id,
                 spontaneous: message.kind == Kind::Spontaneous,
-            }
-            .event();
+            };
+            let event = tagged(DEVICE_NOTIFICATION, &told);
             // Nobody to tell while the user is at this computer's own window, which shows its own.
             if devices.is_empty() {
                 link.any_attached()

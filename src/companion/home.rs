@@ -14,13 +14,13 @@ use std::sync::{Arc, Mutex, Weak};
 
 use futures_util::future::BoxFuture;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
 use super::aloud::{ReplyStep, ReplyTexts};
 use super::devices::TURNS;
-use super::devices_sink::{DeviceNotification, DEVICE_NOTIFICATION};
+use super::devices_sink::{tagged, DeviceNotification, DEVICE_NOTIFICATION};
 use super::Companion;
 use crate::devices_error::DevicesError;
 use sidecar_domain::Secrets;
@@ -92,14 +92,6 @@ pub struct HomeLinkChanged {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub waiting: Option<usize>,
-}
-
-impl HomeLinkChanged {
-    fn event(&self) -> Value {
-        let mut event = serde_json::to_value(self).unwrap_or_default();
-        event["type"] = json!(HOME_LINK);
-        event
-    }
 }
 
 /// Settings → Devices on a device: which home, and how the link is.
@@ -223,7 +215,7 @@ impl Companion {
         let attached = self.home.attached.lock().expect("home").take();
         drop(attached);
         Home::forget(&self.home.dir, &self.home.secrets)?;
-        let _ = self.home.window.send(HomeLinkChanged { state: HomeLinkState::Left, said: None, waiting: None }.event());
+        let _ = self.home.window.send(tagged(HOME_LINK, &HomeLinkChanged { state: HomeLinkState::Left, said: None, waiting: None }));
         Ok(())
     }
 
@@ -255,7 +247,7 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                 Ok(event) => {
                     let Some(core) = core.upgrade() else { break };
                     if event["type"] == DEVICE_NOTIFICATION {
-                        match serde_json::from_value::<DeviceNotification>(event.clone()) {
+                        match DeviceNotification::deserialize(&event) {
                             Ok(told) => notify(&core, &client, told),
                             Err(error) => tracing::warn!(%error, "the home told a notification this device cannot read"),
                         }
@@ -277,7 +269,7 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                 let now = state.borrow_and_update().clone();
                 let said = words::state(&now, core.preferences().lang());
                 let changed = HomeLinkChanged { state: HomeLinkState::from(&now), said: Some(said), waiting: Some(unsent(&now, &client)) };
-                let _ = core.home.window.send(changed.event());
+                let _ = core.home.window.send(tagged(HOME_LINK, &changed));
             }
         }
     }
