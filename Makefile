@@ -119,7 +119,7 @@ test-ui:
 
 test-e2e:
 	SIDECAR_APP=$(abspath $(APP)) SIDECAR_TEST_PYTHON=$(PYTHON) SIDECAR_TEST_DEB=$(abspath $(TEST_DEB)) \
-	  dbus-run-session -- $(VENV)/bin/python -m pytest -v tests/e2e
+	  dbus-run-session -- $(VENV)/bin/python -m pytest -v --durations=30 tests/e2e
 
 # The .deb the end-to-end tests install into a temporary root: this build, packed as
 # `make package` packs the release one (the same bundler and configuration).

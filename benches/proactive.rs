@@ -35,7 +35,7 @@ const IDLE_SECONDS: u64 = 60;
 struct Stopwatch(Mutex<Vec<f64>>);
 
 impl Deliver for Stopwatch {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), sidecar_reminders::NotShown>> {
         let delay = (Utc::now() - reminder.due_at).num_microseconds().unwrap_or(0) as f64 / 1000.0;
         self.0.lock().unwrap().push(delay);
         Box::pin(async { Ok(()) })

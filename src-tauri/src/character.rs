@@ -13,6 +13,8 @@ use sidecar_desktop_features::Spot;
 use sidecar_desktop_features::WindowFacts;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
+use crate::error::ShellError;
+
 pub(crate) const CHARACTER: &str = "character";
 /// Tells every window the preferences changed (the character's switch from its menu or
 /// shortcut: Settings shows it at once).
@@ -49,12 +51,12 @@ fn companion(app: &AppHandle) -> Arc<Companion> {
 
 /// Shows the character where the core says (creating its window), or hides it (closing
 /// the window, so a hidden character costs nothing).
-pub(crate) async fn apply(app: &AppHandle, shown: bool) -> Result<(), String> {
+pub(crate) async fn apply(app: &AppHandle, shown: bool) -> Result<(), ShellError> {
     let existing = app.get_webview_window(CHARACTER);
     match (shown, existing) {
-        (true, Some(window)) => window.show().map_err(|e| e.to_string()),
+        (true, Some(window)) => Ok(window.show()?),
         (true, None) => create(app).await,
-        (false, Some(window)) => window.destroy().map_err(|e| e.to_string()),
+        (false, Some(window)) => Ok(window.destroy()?),
         (false, None) => Ok(()),
     }
 }
@@ -81,22 +83,21 @@ pub(crate) fn tell_preferences(app: &AppHandle, view: &sidecar_settings::Prefere
     let _ = app.emit(PREFERENCES_CHANGED, view);
 }
 
-async fn create(app: &AppHandle) -> Result<(), String> {
+async fn create(app: &AppHandle) -> Result<(), ShellError> {
     let screens = screens(app);
     let scale = app.primary_monitor().ok().flatten().map(|m| m.scale_factor()).unwrap_or(1.0);
     let size = rest_size(scale);
-    let spot = companion(app).character_places().spot(&screens, size).await.map_err(|e| e.to_string())?.unwrap_or(Spot { x: 0, y: 0 });
+    let spot = companion(app).character_places().spot(&screens, size).await?.unwrap_or(Spot { x: 0, y: 0 });
     *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(spot);
-    let main = app.get_webview_window(crate::window::MAIN).ok_or("the main window is gone")?;
+    let main = app.get_webview_window(crate::window::MAIN).ok_or(ShellError::MainWindowGone)?;
     let handle = app.clone();
     // Built on the main thread beside the chat's webview, sharing its web process rather
     // than starting a second one for 112 pixels.
-    main.with_webview(move |platform| {
+    Ok(main.with_webview(move |platform| {
         if let Err(error) = build(&handle, platform, spot) {
             tracing::warn!(%error, "could not open the character's window");
         }
-    })
-    .map_err(|e| e.to_string())
+    })?)
 }
 
 fn build(app: &AppHandle, platform: tauri::webview::PlatformWebview, spot: Spot) -> tauri::Result<()> {
@@ -200,20 +201,20 @@ fn screen_at(window: &WebviewWindow, point: Spot) -> Option<Screen> {
     Some(screen_of(&monitor, index))
 }
 
-fn window(app: &AppHandle) -> Result<WebviewWindow, String> {
-    app.get_webview_window(CHARACTER).ok_or_else(|| "the character is not shown".to_string())
+fn window(app: &AppHandle) -> Result<WebviewWindow, ShellError> {
+    app.get_webview_window(CHARACTER).ok_or(ShellError::CharacterHidden)
 }
 
-fn rest(app: &AppHandle) -> Result<Spot, String> {
-    app.state::<CharacterWindow>().rest.lock().expect("character lock").ok_or_else(|| "the character is not placed".to_string())
+fn rest(app: &AppHandle) -> Result<Spot, ShellError> {
+    app.state::<CharacterWindow>().rest.lock().expect("character lock").ok_or(ShellError::CharacterUnplaced)
 }
 
 /// Grows the window to `width`×`height` (logical) for a bubble or the menu, or back to
 /// the character alone; the character itself does not move.
-pub(crate) fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
+pub(crate) fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, ShellError> {
     let window = window(app)?;
     let rest = rest(app)?;
-    let screen = screen_at(&window, rest).ok_or("no screen")?;
+    let screen = screen_at(&window, rest).ok_or(ShellError::NoScreen)?;
     let scale = screen.scale;
     let rest_size = rest_size(scale);
     let wanted = Size { width: (width.max(REST.0) * scale).round() as u32, height: (height.max(REST.1) * scale).round() as u32 };
@@ -222,8 +223,8 @@ pub(crate) fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, Str
     } else {
         sidecar_desktop_features::grow_character(&screen, rest, rest_size, wanted)
     };
-    window.set_size(PhysicalSize::new(wanted.width, wanted.height)).map_err(|e| e.to_string())?;
-    window.set_position(PhysicalPosition::new(grown.window.x, grown.window.y)).map_err(|e| e.to_string())?;
+    window.set_size(PhysicalSize::new(wanted.width, wanted.height))?;
+    window.set_position(PhysicalPosition::new(grown.window.x, grown.window.y))?;
     if app.state::<CharacterWindow>().transparent() == Some(false) {
         round_corners(&window, wanted.width as f64 / scale, wanted.height as f64 / scale);
     }
@@ -231,23 +232,23 @@ pub(crate) fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, Str
 }
 
 /// The character follows a drag: `dx`, `dy` logical pixels from where it stood.
-pub(crate) fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), String> {
+pub(crate) fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), ShellError> {
     let window = window(app)?;
     let spot = moved(&window, rest(app)?, dx, dy);
-    window.set_position(PhysicalPosition::new(spot.x, spot.y)).map_err(|e| e.to_string())
+    Ok(window.set_position(PhysicalPosition::new(spot.x, spot.y))?)
 }
 
 /// The drag ended: the core keeps the place (whole on the screen under it) for that
 /// screen.
-pub(crate) async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
+pub(crate) async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, ShellError> {
     let window = window(app)?;
     let spot = moved(&window, rest(app)?, dx, dy);
     // The screen under the character's middle is the one it was dropped on.
     let half = (REST.0 * window.scale_factor().unwrap_or(1.0) / 2.0) as i32;
-    let screen = screen_at(&window, Spot { x: spot.x + half, y: spot.y + half }).ok_or("no screen")?;
-    let kept = companion(app).character_places().dropped(&screen, rest_size(screen.scale), spot).await.map_err(|e| e.to_string())?;
+    let screen = screen_at(&window, Spot { x: spot.x + half, y: spot.y + half }).ok_or(ShellError::NoScreen)?;
+    let kept = companion(app).character_places().dropped(&screen, rest_size(screen.scale), spot).await?;
     *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(kept);
-    window.set_position(PhysicalPosition::new(kept.x, kept.y)).map_err(|e| e.to_string())?;
+    window.set_position(PhysicalPosition::new(kept.x, kept.y))?;
     Ok(kept)
 }
 

@@ -50,7 +50,7 @@ pub(crate) fn character_transparent(window: State<'_, CharacterWindow>) -> Optio
 pub(crate) async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<PreferencesView, CommandError> {
     let view = blocking(&core, move |c| c.preferences().set_character(on)).await.said(&core)?;
     crate::character::tell_preferences(&app, &view);
-    crate::character::apply(&app, on).await.map_err(|message| CommandError { message, retryable: false, cancelled: false })?;
+    crate::character::apply(&app, on).await?;
     Ok(view)
 }
 
@@ -62,18 +62,18 @@ pub(crate) async fn set_character_hotkey(app: AppHandle, core: Core<'_>, hotkey:
 }
 
 #[tauri::command]
-pub(crate) fn character_fit(app: AppHandle, width: f64, height: f64) -> Result<Grown, String> {
-    crate::character::fit(&app, width, height)
+pub(crate) fn character_fit(app: AppHandle, width: f64, height: f64) -> Result<Grown, CommandError> {
+    Ok(crate::character::fit(&app, width, height)?)
 }
 
 #[tauri::command]
-pub(crate) fn character_drag(app: AppHandle, dx: f64, dy: f64) -> Result<(), String> {
-    crate::character::drag(&app, dx, dy)
+pub(crate) fn character_drag(app: AppHandle, dx: f64, dy: f64) -> Result<(), CommandError> {
+    Ok(crate::character::drag(&app, dx, dy)?)
 }
 
 #[tauri::command]
-pub(crate) async fn character_drop(app: AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
-    crate::character::drop(&app, dx, dy).await
+pub(crate) async fn character_drop(app: AppHandle, dx: f64, dy: f64) -> Result<Spot, CommandError> {
+    Ok(crate::character::drop(&app, dx, dy).await?)
 }
 
 /// A click on the character: the chat, on the message its bubble shows, if any.

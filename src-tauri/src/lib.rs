@@ -6,6 +6,7 @@ mod character;
 mod character_commands;
 mod commands;
 mod connection_commands;
+mod error;
 mod home_commands;
 mod hotkey;
 mod ipc;

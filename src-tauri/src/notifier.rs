@@ -9,7 +9,7 @@ use tauri::AppHandle;
 
 use crate::window;
 
-pub(crate) fn notify(app: &AppHandle, companion: &Companion, summary: &str, body: &str) -> Result<(), String> {
+pub(crate) fn notify(app: &AppHandle, companion: &Companion, summary: &str, body: &str) -> Result<(), sidecar_proactive::NotifyError> {
     let app = app.clone();
     let open = Arc::new(move |action| {
         if let NotificationAction::Open { .. } = action {

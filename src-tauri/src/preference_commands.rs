@@ -10,6 +10,7 @@ use tauri::AppHandle;
 use tauri_plugin_autostart::ManagerExt;
 
 use crate::commands::{blocking, CommandError, Core, SaidBy};
+use crate::error::ShellError;
 
 /// Why a shortcut was refused, for the UI to say in the user's language.
 #[derive(Serialize)]
@@ -27,13 +28,14 @@ pub(crate) async fn set_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -
 }
 
 #[tauri::command]
-pub(crate) fn launch_at_login(app: AppHandle) -> Result<bool, String> {
-    app.autolaunch().is_enabled().map_err(|e| e.to_string())
+pub(crate) fn launch_at_login(app: AppHandle) -> Result<bool, CommandError> {
+    Ok(app.autolaunch().is_enabled().map_err(|e| ShellError::LaunchAtLogin(e.to_string()))?)
 }
 
 #[tauri::command]
-pub(crate) fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, String> {
+pub(crate) fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, CommandError> {
     let launcher = app.autolaunch();
-    if on { launcher.enable() } else { launcher.disable() }.map_err(|e| format!("could not change launch at login: {e}"))?;
-    launcher.is_enabled().map_err(|e| e.to_string())
+    let refused = |e: tauri_plugin_autostart::Error| ShellError::LaunchAtLogin(e.to_string());
+    if on { launcher.enable() } else { launcher.disable() }.map_err(refused)?;
+    Ok(launcher.is_enabled().map_err(refused)?)
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use sidecar::Face;
-use sidecar_outbox::{Outgoing, Sink};
+use sidecar_outbox::{Outgoing, Sink, SinkError};
 use sidecar_proactive::Channel;
 use sidecar_proactive::SinkId;
 use sidecar_serve::McpEndpoint;
@@ -28,9 +28,9 @@ impl Sink for TraySink {
     fn channel(&self) -> Channel {
         Channel::Desktop
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         let spontaneous = message.message_type.as_ref().and(message.message_id);
-        let result = if window::is_focused(&self.app) { Ok(None) } else { tray::alert_for(&self.app, spontaneous).map(|_| None) };
+        let result = if window::is_focused(&self.app) { Ok(None) } else { tray::alert_for(&self.app, spontaneous).map(|_| None).map_err(SinkError::failed) };
         Box::pin(async move { result })
     }
 }

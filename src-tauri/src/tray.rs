@@ -11,6 +11,7 @@ use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent}
 use tauri::AppHandle;
 use tauri::Manager;
 
+use crate::error::ShellError;
 use crate::{notifier, window};
 
 pub(crate) const TRAY_ID: &str = "main";
@@ -67,9 +68,9 @@ static ALERT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new
 
 /// Switches the tray icon to its alert state (a proactive message is unread) or back;
 /// nothing to do when it is already so (every focus of the window asks).
-pub(crate) fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
+pub(crate) fn set_alert(app: &AppHandle, alert: bool) -> Result<(), ShellError> {
     let Some(tray) = app.tray_by_id(TRAY_ID) else {
-        return Err("the tray icon is not there".into());
+        return Err(ShellError::NoTray);
     };
     if !alert {
         *UNREAD.lock().expect("unread lock") = None;
@@ -81,15 +82,15 @@ pub(crate) fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
         let _ = item.set_enabled(alert);
     }
     let bytes: &[u8] = if alert { include_bytes!("../../icons/tray-alert.png") } else { include_bytes!("../../icons/tray.png") };
-    let icon = Image::from_bytes(bytes).map_err(|e| e.to_string())?;
-    tray.set_icon(Some(icon)).map_err(|e| e.to_string())?;
+    let icon = Image::from_bytes(bytes)?;
+    tray.set_icon(Some(icon))?;
     let _ = tray.set_tooltip(Some(if alert { "Sidecar •" } else { "Sidecar" }));
     Ok(())
 }
 
 /// The alert for a proactive message; a spontaneous one's id is kept, so dismissing
 /// the alert from the menu tells Sidecar it was not welcome.
-pub(crate) fn alert_for(app: &AppHandle, spontaneous: Option<i64>) -> Result<(), String> {
+pub(crate) fn alert_for(app: &AppHandle, spontaneous: Option<i64>) -> Result<(), ShellError> {
     set_alert(app, true)?;
     *UNREAD.lock().expect("unread lock") = spontaneous;
     Ok(())

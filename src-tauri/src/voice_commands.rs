@@ -11,8 +11,8 @@ use tauri::AppHandle;
 use crate::commands::{blocking, CommandError, Core, SaidBy};
 use crate::preference_commands::HotkeyRefusal;
 
-fn refused(message: String) -> CommandError {
-    CommandError { message, retryable: false, cancelled: false }
+fn refused(unheard: sidecar_voice::Unheard) -> CommandError {
+    CommandError { message: unheard.0, retryable: false, cancelled: false }
 }
 
 /// Opens the microphone (and silences a reply being said); the level and the states

@@ -15,7 +15,7 @@ use sidecar_actions::AnswerFuture;
 use sidecar_actions::Asker;
 use sidecar_actions::Question;
 use sidecar_actions::WindowQuestions;
-use sidecar_outbox::{Kind, Outgoing, Sink};
+use sidecar_outbox::{Kind, Outgoing, Sink, SinkError};
 use sidecar_proactive::Channel;
 use sidecar_proactive::SinkId;
 
@@ -63,7 +63,7 @@ impl Sink for DevicesSink {
     fn available(&self) -> bool {
         self.link.upgrade().is_some_and(|link| link.any_attached())
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         let told = self.link.upgrade().map(|link| {
             let devices = link.at_hand();
             let told = DeviceNotification {
@@ -84,7 +84,7 @@ impl Sink for DevicesSink {
         Box::pin(async move {
             match told {
                 Some(true) => Ok(None),
-                _ => Err("no other device is attached now".into()),
+                _ => Err(SinkError::failed("no other device is attached now")),
             }
         })
     }

@@ -14,6 +14,7 @@ use sidecar_proactive::ProactiveEvent;
 use sidecar_reminders::ReminderEvent;
 use sidecar_settings::SpeakReplies;
 use sidecar_settings::VoiceSwitch;
+use sidecar_voice::Unheard;
 use sidecar_voice::Voicing;
 use sidecar_voice::SPEEDS;
 use sidecar_voice::VOICES;
@@ -188,27 +189,27 @@ impl Companion {
     }
 
     /// Push-to-talk starts listening on the chosen microphone.
-    pub fn start_talking(&self) -> Result<(), String> {
+    pub fn start_talking(&self) -> Result<(), Unheard> {
         self.talk.start(self.models.settings().voice.input_device.clone(), self.preferences.lang())
     }
 
     /// Push-to-talk stops: the words heard, and whether they are to be read over in the
     /// message box rather than sent (`[voice] review_before_sending`).
-    pub async fn finish_talking(&self) -> Result<Heard, String> {
+    pub async fn finish_talking(&self) -> Result<Heard, Unheard> {
         let text = self.talk.finish(self.preferences.lang()).await?;
         Ok(Heard { text, review: self.models.settings().voice.review_before_sending })
     }
 
     /// A clip recorded on another device (a phone's browser microphone), base64 of a WAV
     /// or OGG/Opus recording: the words in it, as push-to-talk's are heard.
-    pub async fn transcribe_clip(&self, clip: &str) -> Result<Heard, String> {
+    pub async fn transcribe_clip(&self, clip: &str) -> Result<Heard, Unheard> {
         use base64::Engine;
         use sidecar_voice::Audio;
         use sidecar_voice::Language;
         use sidecar_voice::Recording;
         use sidecar_voice::VoiceError;
         let lang = self.preferences.lang();
-        let bytes = base64::engine::general_purpose::STANDARD.decode(clip.trim()).map_err(|_| sidecar_voice::problem(lang, &VoiceError::UnknownFormat))?;
+        let bytes = base64::engine::general_purpose::STANDARD.decode(clip.trim()).map_err(|_| Unheard::of(lang, &VoiceError::UnknownFormat))?;
         let speech = self.speech.clone();
         let heard =
             tokio::task::spawn_blocking(move || Audio::decode(&bytes).and_then(|audio| speech.transcribe(&audio, Language::Given(lang), Recording::Utterance)))
@@ -216,14 +217,14 @@ impl Companion {
                 .unwrap_or_else(|e| Err(VoiceError::Engine(e.to_string())));
         let text = heard.map(|t| t.text).map_err(|error| {
             tracing::info!(%error, "a device's clip held nothing usable");
-            sidecar_voice::problem(lang, &error)
+            Unheard::of(lang, &error)
         })?;
         Ok(Heard { text, review: self.models.settings().voice.review_before_sending })
     }
 
     /// Settings → Voice's microphone test: listens for three seconds and returns what it
     /// heard, which goes nowhere else.
-    pub async fn test_microphone(&self) -> Result<String, String> {
+    pub async fn test_microphone(&self) -> Result<String, Unheard> {
         self.start_talking()?;
         tokio::time::sleep(MICROPHONE_TEST).await;
         let heard = self.talk.finish(self.preferences.lang()).await;

@@ -121,7 +121,7 @@ async fn past_the_background_limit_background_work_waits_and_chat_goes_on() {
     let timeout = std::time::Duration::from_secs(10);
     assert!(core.models().call_once(&chain, request(), Purpose::Summarize, None, timeout).await.is_ok());
     let before = server.request_count();
-    let error = core.models().call_once(&chain, request(), Purpose::Proactive, None, timeout).await.unwrap_err();
+    let error = core.models().call_once(&chain, request(), Purpose::Proactive, None, timeout).await.unwrap_err().to_string();
     assert!(error.contains("not made") && error.contains("background work"), "{error}");
     assert_eq!(server.request_count(), before);
     assert_eq!(core.send("Hello").await.unwrap().meta.provider.as_deref(), Some("paid"), "chat is not background work");

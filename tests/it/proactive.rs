@@ -16,7 +16,7 @@ use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use futures_util::future::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_outbox::{Kind, Outgoing, Sink};
+use sidecar_outbox::{Kind, Outgoing, Sink, SinkError};
 use sidecar_proactive::greeting_window;
 use sidecar_proactive::Block;
 use sidecar_proactive::Channel;
@@ -407,7 +407,7 @@ impl Sink for Phone {
     fn channel(&self) -> Channel {
         self.1
     }
-    fn send<'a>(&'a self, _: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, _: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         Box::pin(async { Ok(None) })
     }
 }
@@ -423,7 +423,7 @@ impl Sink for Recording {
     fn channel(&self) -> Channel {
         Channel::Desktop
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         self.0.lock().unwrap().push((message.kind, message.chat.clone()));
         Box::pin(async { Ok(None) })
     }

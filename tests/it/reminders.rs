@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar_domain::Clock>);
 
 impl Deliver for Shown {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), sidecar_reminders::NotShown>> {
         let at = self.1.as_ref().map(|c| c.now()).unwrap_or_else(Utc::now);
         self.0.lock().unwrap().push((reminder.id, late, at));
         Box::pin(async { Ok(()) })
@@ -281,8 +281,8 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
 async fn a_failed_delivery_stays_due_and_is_retried() {
     struct Down;
     impl Deliver for Down {
-        fn deliver<'a>(&'a self, _: &'a Reminder, _: bool, _: bool) -> BoxFuture<'a, Result<(), String>> {
-            Box::pin(async { Err("no notification daemon".into()) })
+        fn deliver<'a>(&'a self, _: &'a Reminder, _: bool, _: bool) -> BoxFuture<'a, Result<(), sidecar_reminders::NotShown>> {
+            Box::pin(async { Err(sidecar_outbox::SinkError::failed("no notification daemon").into()) })
         }
     }
     let (_dir, store) = store().await;
@@ -405,7 +405,7 @@ struct Watched {
 }
 
 impl Deliver for Watched {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, _: bool, repeated: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, _: bool, repeated: bool) -> BoxFuture<'a, Result<(), sidecar_reminders::NotShown>> {
         self.shows.lock().unwrap().push((reminder.id, repeated));
         Box::pin(async { Ok(()) })
     }

@@ -104,7 +104,7 @@ async fn the_model_repeating_sidecar_merges_only_within_its_message() {
 struct Shown(Mutex<Vec<(i64, DateTime<Utc>)>>, sidecar_domain::Clock);
 
 impl Deliver for Shown {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), sidecar_reminders::NotShown>> {
         self.0.lock().unwrap().push((reminder.id, self.1.now()));
         Box::pin(async { Ok(()) })
     }

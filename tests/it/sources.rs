@@ -42,7 +42,7 @@ impl MessageSource for Scripted {
         &'a self,
         to: &'a IncomingMessage,
         answer: Result<sidecar::TurnOutcome, sidecar_agent::TurnError>,
-    ) -> BoxFuture<'a, Result<(), String>> {
+    ) -> BoxFuture<'a, Result<(), sidecar_channels::PhoneError>> {
         let content = answer.map(|outcome| outcome.reply).unwrap_or_else(|error| error.to_string());
         self.answers.lock().unwrap().push((to.content.clone(), content));
         Box::pin(async { Ok(()) })

@@ -11,6 +11,7 @@ use sidecar::{Companion, CompanionOptions};
 use sidecar_channels::serve;
 use sidecar_channels::Link;
 use sidecar_channels::LinkEvent;
+use sidecar_channels::PhoneError;
 use sidecar_channels::PhoneParts;
 use sidecar_channels::WhatsApp;
 use sidecar_channels::WhatsappLink;
@@ -62,7 +63,7 @@ impl Scripted {
 }
 
 impl WhatsappLink for Scripted {
-    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>> {
+    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), PhoneError>> {
         *self.opened.lock().unwrap() += 1;
         *self.alive.lock().unwrap() = true;
         let script = {
@@ -79,7 +80,7 @@ impl WhatsappLink for Scripted {
         *self.events.lock().unwrap() = Some(events);
         Box::pin(async { Ok(()) })
     }
-    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>> {
+    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, PhoneError>> {
         let mut sent = self.sent.lock().unwrap();
         let id = format!("SENT{}", sent.len());
         sent.push((number.to_string(), text.to_string(), Instant::now()));
@@ -91,7 +92,7 @@ impl WhatsappLink for Scripted {
         }
         Box::pin(async move { Ok(id) })
     }
-    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, String>> {
+    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, PhoneError>> {
         let mut voices = self.voices.lock().unwrap();
         let id = format!("VOICE{}", voices.len());
         let bytes = ogg.len() as u64;
@@ -104,9 +105,9 @@ impl WhatsappLink for Scripted {
         }
         Box::pin(async move { Ok(id) })
     }
-    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>> {
+    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, PhoneError>> {
         self.fetched.lock().unwrap().push(id.to_string());
-        let audio = self.audio.lock().unwrap().get(id).cloned().ok_or_else(|| "no such media".to_string());
+        let audio = self.audio.lock().unwrap().get(id).cloned().ok_or_else(|| PhoneError::Service("no such media".into()));
         Box::pin(async move { audio })
     }
     fn alive(&self) -> bool {
@@ -265,7 +266,7 @@ async fn w3_outbound_messages_keep_the_pace() {
     assert!(times.windows(2).all(|w| w[1] - w[0] >= Duration::from_millis(250)), "at least the gap apart");
     // The hour's allowance is used up: the fourth is refused, not sent.
     let refused = r.whatsapp.send(&note(3)).await.unwrap_err();
-    assert!(refused.contains("max_sends_per_hour"), "{refused}");
+    assert!(refused.to_string().contains("max_sends_per_hour"), "{refused}");
     assert_eq!(r.link.sent.lock().unwrap().len(), 3);
 }
 

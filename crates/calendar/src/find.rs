@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use sidecar_domain::word_overlap::significant;
+use sidecar_reminders::CalendarUnread;
 use sidecar_reminders::DayEvent;
 use sidecar_reminders::EventTime;
 use sidecar_reminders::EventTimes;
@@ -94,23 +95,23 @@ impl CalendarService {
 
 impl EventTimes for CalendarService {
     fn any<'a>(&'a self) -> Found<'a, bool> {
-        Box::pin(async move { Ok(self.store().calendar_table().all().await.map_err(|e| e.to_string())?.iter().any(|c| c.read)) })
+        Box::pin(async move { Ok(self.store().calendar_table().all().await.map_err(CalendarUnread::of)?.iter().any(|c| c.read)) })
     }
 
     fn find<'a>(&'a self, words: &'a str, from: DateTime<Utc>) -> Found<'a, Option<EventTime>> {
         Box::pin(async move {
-            let found = self.find_event(words, from).await.map_err(|e| e.to_string())?;
+            let found = self.find_event(words, from).await.map_err(CalendarUnread::of)?;
             Ok(found.map(|o| EventTime { uid: o.uid, summary: o.summary, start: o.start }))
         })
     }
 
     fn next_start<'a>(&'a self, uid: &'a str, from: DateTime<Utc>) -> Found<'a, Option<DateTime<Utc>>> {
-        Box::pin(async move { CalendarService::next_start(self, uid, from).await.map_err(|e| e.to_string()) })
+        Box::pin(async move { CalendarService::next_start(self, uid, from).await.map_err(CalendarUnread::of) })
     }
 
     fn between<'a>(&'a self, from: DateTime<Utc>, to: DateTime<Utc>) -> Found<'a, Vec<DayEvent>> {
         Box::pin(async move {
-            let found = CalendarService::between(self, from, to).await.map_err(|e| e.to_string())?;
+            let found = CalendarService::between(self, from, to).await.map_err(CalendarUnread::of)?;
             Ok(found.into_iter().map(|o| DayEvent { summary: o.summary, start: o.start, end: o.end, all_day: o.all_day }).collect())
         })
     }

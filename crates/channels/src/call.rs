@@ -64,7 +64,7 @@ impl MessageSource for CallSource {
         })
     }
 
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Answer) -> BoxFuture<'a, Result<(), String>> {
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Answer) -> BoxFuture<'a, Result<(), crate::error::PhoneError>> {
         let waiting = self.waiting.lock().expect("calls lock").remove(&to.id);
         Box::pin(async move {
             // A caller that stopped waiting (a closed window) needs no answer.

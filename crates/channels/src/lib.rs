@@ -24,7 +24,7 @@ mod words;
 
 // The face: what the crates above, the faces and the tests name.
 pub use call::{CallSource, Caller};
-pub use error::ChannelError;
+pub use error::{ChannelError, PhoneError};
 pub use events::ChannelEvent;
 pub use health::Link;
 pub use phone::PhoneParts;

@@ -339,7 +339,7 @@ impl ChannelService {
 
     /// Unpairs `chat`, whether Telegram runs now or not.
     pub fn unpair_telegram(&self, chat: i64) -> Result<(), ChannelError> {
-        self.paired.remove(chat).map_err(|why| sidecar_domain::Refused(why).into())
+        Ok(self.paired.remove(chat)?)
     }
 
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is

@@ -6,6 +6,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::error::PhoneError;
 use futures_util::future::BoxFuture;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
@@ -37,16 +38,16 @@ pub trait MessageSource: Send + Sync {
     /// it is ready must lose nothing (`serve` waits for answers at the same time).
     fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>>;
     /// Gives the user the answer to `to` (or what went wrong), on this channel.
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>>;
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), PhoneError>>;
     fn is_connected(&self) -> bool;
     /// Says `text` in the chat `to` came from, in the middle of its turn (a permission
     /// question). Sources with no chat of their own cannot.
-    fn say<'a>(&'a self, _to: &'a IncomingMessage, _text: &'a str) -> BoxFuture<'a, Result<(), String>> {
-        Box::pin(async { Err("this channel has no chat to ask in".to_string()) })
+    fn say<'a>(&'a self, _to: &'a IncomingMessage, _text: &'a str) -> BoxFuture<'a, Result<(), PhoneError>> {
+        Box::pin(async { Err(PhoneError::NoChat) })
     }
     /// Asks `text` in `to`'s chat with `answers` as `(label, word)`: as buttons where
     /// the channel has them (a press comes back as the word), else in words alone.
-    fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, _answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), String>> {
+    fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, _answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), PhoneError>> {
         self.say(to, text)
     }
 }

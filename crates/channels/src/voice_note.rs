@@ -6,10 +6,12 @@
 
 use std::sync::Arc;
 
+use crate::error::PhoneError;
 use sidecar_domain::Lang;
 use sidecar_voice::Audio;
 use sidecar_voice::Recording;
 use sidecar_voice::SpeechModel;
+use sidecar_voice::Unheard;
 use sidecar_voice::VoiceError;
 use sidecar_voice::MAX_SECONDS;
 
@@ -18,16 +20,16 @@ use sidecar_voice::MAX_SECONDS;
 pub(crate) const MAX_NOTE_BYTES: u64 = 20 * 1024 * 1024;
 
 /// Refuses a note whose announced length or size is past the limits, before fetching it.
-pub(crate) fn check(seconds: u32, bytes: u64, lang: Lang) -> Result<(), String> {
+pub(crate) fn check(seconds: u32, bytes: u64, lang: Lang) -> Result<(), Unheard> {
     if seconds > MAX_SECONDS || bytes > MAX_NOTE_BYTES {
-        return Err(sidecar_voice::problem(lang, &VoiceError::TooLong { seconds: seconds as f32, limit: MAX_SECONDS }));
+        return Err(Unheard::of(lang, &VoiceError::TooLong { seconds: seconds as f32, limit: MAX_SECONDS }));
     }
     Ok(())
 }
 
 /// The words of a fetched note, or what to tell the chat. The user's language is the
 /// model's fallback when the note's own cannot be told.
-pub(crate) async fn hear(speech: &Arc<SpeechModel>, bytes: Vec<u8>, lang: Lang) -> Result<String, String> {
+pub(crate) async fn hear(speech: &Arc<SpeechModel>, bytes: Vec<u8>, lang: Lang) -> Result<String, Unheard> {
     let speech = speech.clone();
     let heard = tokio::task::spawn_blocking(move || {
         // A model loaded for this note alone is freed after it: notes are seldom, and
@@ -45,15 +47,18 @@ pub(crate) async fn hear(speech: &Arc<SpeechModel>, bytes: Vec<u8>, lang: Lang) 
         Ok(transcript) => Ok(transcript.text),
         Err(error) => {
             tracing::warn!(%error, "a voice note could not be transcribed");
-            Err(sidecar_voice::problem(lang, &error))
+            Err(Unheard::of(lang, &error))
         }
     }
 }
 
 /// `reply` as a voice note, said with the voice, accent and pace Settings → Voice chose
 /// (in the reply's own language, `lang` when it cannot be told).
-pub(crate) async fn answer(settings: &sidecar_settings::SettingsOwner, reply: &str, lang: Lang) -> Result<sidecar_voice::VoiceNote, String> {
+pub(crate) async fn answer(settings: &sidecar_settings::SettingsOwner, reply: &str, lang: Lang) -> Result<sidecar_voice::VoiceNote, PhoneError> {
     let voicing = sidecar_voice::Voicing::of(&settings.current().voice);
     let reply = reply.to_string();
-    tokio::task::spawn_blocking(move || sidecar_voice::voice_note_of(&reply, lang, &voicing)).await.map_err(|e| e.to_string())?.map_err(|e| e.to_string())
+    tokio::task::spawn_blocking(move || sidecar_voice::voice_note_of(&reply, lang, &voicing))
+        .await
+        .map_err(|e| PhoneError::Voice(e.to_string()))?
+        .map_err(|e| PhoneError::Voice(e.to_string()))
 }

@@ -243,6 +243,20 @@ impl sidecar_domain::Worded for LlmError {
 #[error("the model is not available: {0}")]
 pub struct ModelUnavailable(pub String);
 
+/// Why a model call outside a turn ([`Models::call_once`]) gave no answer.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CallOnceError {
+    /// The budget held every provider back.
+    #[error("not made, {0}")]
+    HeldBack(String),
+    #[error("the model took longer than {0} s")]
+    TimedOut(u64),
+    #[error(transparent)]
+    Unavailable(#[from] ModelUnavailable),
+    #[error(transparent)]
+    Failed(#[from] RouteError),
+}
+
 impl sidecar_domain::Worded for ModelUnavailable {
     fn spanish(&self) -> String {
         format!("el modelo no está disponible: {}", self.0)

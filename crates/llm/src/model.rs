@@ -21,6 +21,7 @@ use crate::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::provider::Provider;
 use crate::status::{ModelEvent, ModelStatus};
 use crate::ChatRequest;
+use crate::{CallOnceError, ModelUnavailable};
 use sidecar_domain::Emitter;
 use sidecar_domain::Secrets;
 use sidecar_settings::ProviderSettings;
@@ -167,7 +168,7 @@ impl Models {
 
     /// The chat chain: the pinned provider alone, or the routing order, or the
     /// offline model (started now if needed).
-    pub async fn chat_chain(&self, pinned: Option<&str>) -> Result<Chain, String> {
+    pub async fn chat_chain(&self, pinned: Option<&str>) -> Result<Chain, ModelUnavailable> {
         let configured = self.configured.read().expect("providers lock").clone();
         if let Some(id) = pinned {
             if id == LOCAL_PROVIDER_ID {
@@ -177,7 +178,7 @@ impl Models {
                 .iter()
                 .find(|p| p.id == id)
                 .cloned()
-                .ok_or_else(|| format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model"))?;
+                .ok_or_else(|| ModelUnavailable(format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model")))?;
             return Ok(Chain::new(vec![provider], true));
         }
         if configured.is_empty() {
@@ -383,7 +384,7 @@ impl Models {
     /// The chain for `purpose`: its own routing when configured, else the chat chain
     /// (never pinned: background calls follow the user's routing, not a conversation's
     /// pick).
-    pub async fn chain_for(&self, purpose: Purpose) -> Result<Chain, String> {
+    pub async fn chain_for(&self, purpose: Purpose) -> Result<Chain, ModelUnavailable> {
         match self.routed(purpose) {
             Some(chain) => Ok(chain),
             None => self.chat_chain(None).await,
@@ -413,7 +414,7 @@ impl Models {
 
     /// Resolves the chat chain now, so the first message does not wait for the
     /// offline server to load; with providers configured, checks the first one.
-    pub async fn warm_up(&self) -> Result<(), String> {
+    pub async fn warm_up(&self) -> Result<(), ModelUnavailable> {
         if self.configured_is_empty() {
             return self.chat_chain(None).await.map(|_| ());
         }
@@ -421,7 +422,7 @@ impl Models {
         Ok(())
     }
 
-    async fn local(&self) -> Result<Provider, String> {
+    async fn local(&self) -> Result<Provider, ModelUnavailable> {
         let mut slot = self.local.lock().await;
         if let Some(provider) = slot.as_ref() {
             // The model runs in a process of its own: when it crashed (or was killed), the
@@ -439,8 +440,8 @@ impl Models {
             .local_model
             .runtime
             .clone()
-            .ok_or_else(|| LocalServerError::NotConfigured.to_string())
-            .inspect_err(|message| self.set_local_status(ModelStatus::Unavailable { message: message.clone() }))?;
+            .ok_or_else(|| ModelUnavailable(LocalServerError::NotConfigured.to_string()))
+            .inspect_err(|why| self.set_local_status(ModelStatus::Unavailable { message: why.0.clone() }))?;
         self.set_status(ModelStatus::Starting);
         let choice = self.local_choice();
         let server = LocalServer::start(
@@ -452,8 +453,8 @@ impl Models {
             Duration::from_secs(if choice.is_demo() { 90 } else { 300 }),
         )
         .await
-        .map_err(|e| e.to_string())
-        .inspect_err(|message| self.set_local_status(ModelStatus::Unavailable { message: message.clone() }))?;
+        .map_err(|e| ModelUnavailable(e.to_string()))
+        .inspect_err(|why| self.set_local_status(ModelStatus::Unavailable { message: why.0.clone() }))?;
         let provider = Provider::local(LOCAL_PROVIDER_ID, server, &choice.name, choice.context_tokens, choice.sampling, settings.llm.timeouts());
         self.set_local_status(ready(LOCAL_PROVIDER_ID, &choice.name));
         *slot = Some(provider.clone());
@@ -467,7 +468,7 @@ impl Models {
 
     /// Stops the local server and, if it was running, starts it again on the model
     /// the settings now name; says how long the restart took.
-    pub(crate) async fn restart_local(&self) -> Result<Option<Duration>, String> {
+    pub(crate) async fn restart_local(&self) -> Result<Option<Duration>, ModelUnavailable> {
         let was_running = self.local.lock().await.take().is_some();
         if !was_running {
             self.set_status(ModelStatus::Idle);
@@ -514,17 +515,17 @@ impl Models {
         purpose: Purpose,
         conversation_id: Option<i64>,
         timeout: Duration,
-    ) -> Result<String, String> {
+    ) -> Result<String, CallOnceError> {
         let settings = self.settings();
         let policy = settings.llm.retry_policy();
         let admitted = self.admit(chain, &request, purpose != Purpose::Chat).await;
         if let (Some(reason), true) = (&admitted.held_back, admitted.chain.providers.is_empty()) {
-            return Err(format!("not made, {reason}"));
+            return Err(CallOnceError::HeldBack(reason.to_string()));
         }
         let call = crate::fallback::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
-        let routed = tokio::time::timeout(timeout, call).await.map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?;
+        let routed = tokio::time::timeout(timeout, call).await.map_err(|_| CallOnceError::TimedOut(timeout.as_secs()))?;
         self.settle(admitted, &routed).await;
-        let routed = routed.map_err(|e| e.to_string())?;
+        let routed = routed?;
         let record = sidecar_store::UsageRecord {
             conversation_id,
             message_id: None,

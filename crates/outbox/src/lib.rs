@@ -9,5 +9,5 @@ mod sink_preferences;
 
 // The face: what the crates above, the faces and the tests name.
 pub use message_type::MessageType;
-pub use router::{History, Kind, MessageRouter, Outgoing, Presence, Routed, Sink, Whereabouts};
+pub use router::{History, Kind, MessageRouter, Outgoing, Presence, Routed, Sink, SinkError, Whereabouts};
 pub use sink_preferences::{SinkId, SinkPreference, SinkPreferences};

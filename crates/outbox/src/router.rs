@@ -52,6 +52,28 @@ pub struct Outgoing {
     pub occurrence: Option<String>,
 }
 
+/// Why a message reached no one on a sink, or could not be kept or routed.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    /// No one has told the router which sinks the user wants (a core still starting).
+    #[error("nothing tells where the user is")]
+    NoWhereabouts,
+    /// No history is registered to keep a message no sink put in the chat.
+    #[error("no conversation to keep it in")]
+    NoHistory,
+    /// The sink tried and failed; its own error says why (the notification service, a
+    /// phone's API, the database).
+    #[error(transparent)]
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl SinkError {
+    /// A sink's own failure, of whatever type its library gives.
+    pub fn failed(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self::Failed(error.into())
+    }
+}
+
 /// One place a proactive message can be shown.
 pub trait Sink: Send + Sync {
     fn id(&self) -> SinkId;
@@ -61,7 +83,7 @@ pub trait Sink: Send + Sync {
         true
     }
     /// Shows the message. The chat sink returns the id of the message it posted.
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>>;
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>>;
 }
 
 /// Where the user is, as far as routing cares.
@@ -130,14 +152,14 @@ impl Routed {
 /// the chat (a reminder shown only as a notification).
 pub trait History: Send + Sync {
     /// Stores `message` as shown on `channel`; returns its conversation and its id.
-    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), String>>;
+    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), SinkError>>;
 }
 
 /// Which sinks the user wants and where they are, read as a message goes out. Proactivity
 /// keeps both (its settings and its state); a feature below it that sends, as reminders
 /// do, reads them through the router instead of reaching into proactivity's tables.
 pub trait Whereabouts: Send + Sync {
-    fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), String>>;
+    fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), SinkError>>;
 }
 
 #[derive(Default, Clone)]
@@ -171,8 +193,8 @@ impl MessageRouter {
     }
 
     /// The user's sink preferences and presence now.
-    pub async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), String> {
-        let whereabouts = self.whereabouts.read().expect("whereabouts lock").clone().ok_or("nothing tells where the user is")?;
+    pub async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), SinkError> {
+        let whereabouts = self.whereabouts.read().expect("whereabouts lock").clone().ok_or(SinkError::NoWhereabouts)?;
         whereabouts.read().await
     }
 
@@ -198,8 +220,8 @@ impl MessageRouter {
 
     /// Keeps `message` in the conversation without showing it on any sink (the chat
     /// view finds it on its next load, or when told); returns its conversation and id.
-    pub async fn keep(&self, message: &Outgoing) -> Result<(i64, i64), String> {
-        let history = self.history.read().expect("history lock").clone().ok_or("no conversation to keep it in")?;
+    pub async fn keep(&self, message: &Outgoing) -> Result<(i64, i64), SinkError> {
+        let history = self.history.read().expect("history lock").clone().ok_or(SinkError::NoHistory)?;
         let channel = self.sinks().into_iter().find(|(id, _, _)| *id == SinkId::Chat).map_or(Channel::Desktop, |(_, channel, _)| channel);
         history.record(message, channel).await
     }
@@ -227,7 +249,7 @@ impl MessageRouter {
                 }
                 Err(error) => {
                     tracing::warn!(sink = sink.id().as_str(), %error, "a sink could not show a proactive message");
-                    routed.failed.push((sink.id(), error));
+                    routed.failed.push((sink.id(), error.to_string()));
                 }
             }
         }

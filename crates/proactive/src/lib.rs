@@ -36,7 +36,7 @@ pub use decision::{decision_prompt, spontaneous_context, Inputs};
 pub use error::ProactiveError;
 pub use events::ProactiveEvent;
 pub use learning::Signal;
-pub use notifier::{NotificationAction, Notifier};
+pub use notifier::{NotificationAction, Notifier, NotifyError};
 pub use quiet::{QuietNow, QUIET_FOR_MINUTES};
 pub use rows::ProactiveStore;
 pub use rules::{greeting_window, Block, MessageType, Skip};

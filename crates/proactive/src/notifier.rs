@@ -65,6 +65,11 @@ pub struct Notifier {
     bus: Arc<Mutex<Option<zbus::Connection>>>,
 }
 
+/// The notification service did not take a notification; its own words follow.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("could not show a notification ({0}); is a notification service running?")]
+pub struct NotifyError(pub String);
+
 impl Notifier {
     pub fn new() -> Self {
         Self::default()
@@ -82,7 +87,7 @@ impl Notifier {
         spontaneous: bool,
         lang: Lang,
         on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
-    ) -> Result<(), String> {
+    ) -> Result<(), NotifyError> {
         let handler: Handler = Box::new(move |response| {
             if let Some(chosen) = action_of(response, reminder_id, message_id, spontaneous) {
                 on_action(chosen);
@@ -96,7 +101,7 @@ impl Notifier {
                     actions.extend([format!("snooze-{minutes}"), words::proactive::snooze_label(lang, minutes)]);
                 }
             }
-            let id = self.notify(title, body, &actions).map_err(|e| format!("could not show a notification ({e}); is a notification service running?"))?;
+            let id = self.notify(title, body, &actions).map_err(|e| NotifyError(e.to_string()))?;
             let ready = self.pending.lock().expect("notification answers").expect(id, handler);
             if let Some((handler, response)) = ready {
                 handler(&response);
@@ -105,7 +110,7 @@ impl Notifier {
         #[cfg(not(all(unix, not(target_os = "macos"))))]
         {
             let _ = (lang, handler);
-            notify_rust::Notification::new().appname("Sidecar").summary(title).body(body).show().map_err(|e| format!("could not show a notification ({e})"))?;
+            notify_rust::Notification::new().appname("Sidecar").summary(title).body(body).show().map_err(|e| NotifyError(e.to_string()))?;
         }
         Ok(())
     }

@@ -424,7 +424,7 @@ impl ProactiveService {
         };
         let text = match answer {
             Ok(text) => text,
-            Err(error) => return Ok(TickReport::Failed { error }),
+            Err(error) => return Ok(TickReport::Failed { error: error.to_string() }),
         };
         let decision = match decision::parse(&text) {
             Ok(decision) => decision,
@@ -475,7 +475,7 @@ impl ProactiveService {
     }
 
     /// One short model call, no tools, no history; its usage is recorded.
-    async fn decision_call(&self, messages: Vec<sidecar_llm::ChatMessage>) -> Result<String, String> {
+    async fn decision_call(&self, messages: Vec<sidecar_llm::ChatMessage>) -> Result<String, sidecar_llm::CallOnceError> {
         let chain = self.models.chain_for(Purpose::Proactive).await?;
         let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS), general_cap: false };
         self.models.call_once(&chain, request, Purpose::Proactive, None, DECISION_TIMEOUT).await

@@ -14,7 +14,7 @@ use futures_util::future::BoxFuture;
 use sidecar_domain::Emitter;
 use sidecar_llm::ChatMessage;
 use sidecar_outbox::MessageType;
-use sidecar_outbox::{History, Kind, Outgoing, Sink};
+use sidecar_outbox::{History, Kind, Outgoing, Sink, SinkError};
 use sidecar_reminders::ReminderEvent;
 use sidecar_reminders::ReminderService;
 use sidecar_store::MessageMeta;
@@ -39,8 +39,8 @@ pub struct ChatSink {
 
 impl ChatSink {
     /// Stores the message in the current conversation, said on `channel`.
-    async fn post(&self, message: &Outgoing, channel: Channel) -> Result<(i64, i64), String> {
-        let conversation_id = self.store.conversations().current_conversation().await.map_err(|e| e.to_string())?;
+    async fn post(&self, message: &Outgoing, channel: Channel) -> Result<(i64, i64), SinkError> {
+        let conversation_id = self.store.conversations().current_conversation().await.map_err(SinkError::failed)?;
         let reminder = message.kind == Kind::Reminder;
         let meta = MessageMeta {
             command: reminder,
@@ -58,7 +58,7 @@ impl ChatSink {
             channel: Some(channel),
             once_per: message.occurrence.as_deref(),
         };
-        let message_id = self.store.conversations().add_message(stored).await.map_err(|e| e.to_string())?;
+        let message_id = self.store.conversations().add_message(stored).await.map_err(SinkError::failed)?;
         Ok((conversation_id, message_id))
     }
 }
@@ -66,7 +66,7 @@ impl ChatSink {
 /// The chat keeps in the history what only a notification showed; the chat view is
 /// not told (the user chose not to see it there), but a reload or recall finds it.
 impl History for ChatSink {
-    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), String>> {
+    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), SinkError>> {
         Box::pin(self.post(message, channel))
     }
 }
@@ -78,7 +78,7 @@ impl Sink for ChatSink {
     fn channel(&self) -> Channel {
         self.channel
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         Box::pin(async move {
             let reminder = message.kind == Kind::Reminder;
             let (conversation_id, message_id) = self.post(message, self.channel).await?;
@@ -111,7 +111,7 @@ impl Sink for ConsoleSink {
     fn channel(&self) -> Channel {
         Channel::Cli
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         let stamp = self.clock.local_now().format("%H:%M");
         println!("[{stamp}] {}", message.chat);
         Box::pin(async { Ok(None) })
@@ -170,7 +170,7 @@ impl Sink for NotificationSink {
     fn channel(&self) -> Channel {
         self.channel
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         let (title, body) = (message.title.clone(), message.body.clone());
         let (reminder_id, message_id) = (message.reminder_id, message.message_id);
         let spontaneous = message.kind == sidecar_outbox::Kind::Spontaneous;
@@ -182,8 +182,9 @@ impl Sink for NotificationSink {
             // reminder back: the delivery fails and is tried again.
             tokio::time::timeout(NOTIFY_TIMEOUT, shown)
                 .await
-                .map_err(|_| format!("the notification service did not answer within {} s", NOTIFY_TIMEOUT.as_secs()))?
-                .map_err(|e| e.to_string())??;
+                .map_err(|_| SinkError::failed(format!("the notification service did not answer within {} s", NOTIFY_TIMEOUT.as_secs())))?
+                .map_err(SinkError::failed)?
+                .map_err(SinkError::failed)?;
             Ok(None)
         })
     }

@@ -7,7 +7,7 @@ use futures_util::future::BoxFuture;
 use super::rows::ProactiveStore;
 use sidecar_domain::Clock;
 use sidecar_outbox::SinkPreferences;
-use sidecar_outbox::{Presence, Whereabouts};
+use sidecar_outbox::{Presence, SinkError, Whereabouts};
 use sidecar_store::Store;
 
 pub struct StoredWhereabouts {
@@ -16,10 +16,10 @@ pub struct StoredWhereabouts {
 }
 
 impl Whereabouts for StoredWhereabouts {
-    fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), String>> {
+    fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), SinkError>> {
         Box::pin(async move {
-            let prefs = self.store.proactive().proactive_config().await.map_err(|e| e.to_string())?.sinks;
-            let state = self.store.proactive().proactive_state().await.map_err(|e| e.to_string())?;
+            let prefs = self.store.proactive().proactive_config().await.map_err(SinkError::failed)?.sinks;
+            let state = self.store.proactive().proactive_state().await.map_err(SinkError::failed)?;
             let presence = state.presence(self.clock.now(), prefs.phone_when_idle_minutes);
             Ok((prefs, presence))
         })

@@ -39,7 +39,18 @@ pub struct DayEvent {
     pub all_day: bool,
 }
 
-pub type Found<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + Send + 'a>>;
+/// The calendar's own failure to answer (its store, its recurrence expansion).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CalendarUnread(pub Box<dyn std::error::Error + Send + Sync>);
+
+impl CalendarUnread {
+    pub fn of(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self(error.into())
+    }
+}
+
+pub type Found<'a, T> = Pin<Box<dyn Future<Output = Result<T, CalendarUnread>> + Send + 'a>>;
 
 /// The calendar as reminders need it, and Sidecar's own answer about a day (the calendar
 /// crate sits above this one).

@@ -4,6 +4,7 @@ use futures_util::future::BoxFuture;
 
 use super::events::ReminderEvent;
 use super::scheduler::Deliver;
+use crate::error::NotShown;
 use crate::rows::Reminder;
 use crate::words::ReminderText;
 use sidecar_domain::Emitter;
@@ -21,7 +22,7 @@ pub(crate) struct RoutedReminders {
 }
 
 impl Deliver for RoutedReminders {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, repeated: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, repeated: bool) -> BoxFuture<'a, Result<(), NotShown>> {
         Box::pin(async move {
             let text = ReminderText::new(reminder, late, self.lang);
             let text = if repeated { text.repeated(self.lang) } else { text };
@@ -41,9 +42,9 @@ impl Deliver for RoutedReminders {
             if routed.reached_anyone() {
                 Ok(())
             } else if routed.failed.is_empty() {
-                Err("no sink takes reminders: set one to all or reminders-only in the proactivity settings".into())
+                Err(NotShown::NoSink)
             } else {
-                Err(routed.failed.iter().map(|(sink, e)| format!("{}: {e}", sink.as_str())).collect::<Vec<_>>().join("; "))
+                Err(NotShown::SinksFailed(routed.failed))
             }
         })
     }

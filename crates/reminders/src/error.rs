@@ -21,6 +21,18 @@ impl HourQuestion {
     }
 }
 
+/// Why a due reminder was not shown this time; it stays due and is tried again.
+#[derive(Debug, thiserror::Error)]
+pub enum NotShown {
+    #[error("no sink takes reminders: set one to all or reminders-only in the proactivity settings")]
+    NoSink,
+    /// Every sink that takes reminders failed, each for its reason.
+    #[error("{}", .0.iter().map(|(sink, why)| format!("{}: {why}", sink.as_str())).collect::<Vec<_>>().join("; "))]
+    SinksFailed(Vec<(sidecar_outbox::SinkId, String)>),
+    #[error(transparent)]
+    Routing(#[from] sidecar_outbox::SinkError),
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ReminderError {
     #[error("there is no pending reminder with id {0}; list_reminders shows them")]
@@ -35,9 +47,9 @@ pub enum ReminderError {
     SnoozeCancelled(i64),
     #[error("message {0} is not a reminder")]
     NotAReminder(i64),
-    /// The calendar's reading stopped on its way (its task was lost).
+    /// The calendar could not answer (its store, or its reading was lost on the way).
     #[error("the calendar could not be read: {0}")]
-    Unread(String),
+    Unread(#[from] crate::anchor::CalendarUnread),
     /// "before my 10:00 with Ana" with no calendar to find it in.
     #[error("a reminder before an event needs your calendar; connect one in Settings → Calendar, or say the time instead")]
     NoCalendar,

@@ -13,8 +13,8 @@ mod tool;
 pub mod words;
 
 // The face: what the crates above, the faces and the tests name.
-pub use anchor::{read, split, DayEvent, EventTime, EventTimes, Found};
-pub use error::ReminderError;
+pub use anchor::{read, split, CalendarUnread, DayEvent, EventTime, EventTimes, Found};
+pub use error::{NotShown, ReminderError};
 pub use events::ReminderEvent;
 pub use ics::{as_todo, check_structure, import, IcsError, Imported, Skipped, MAX_TITLE_CHARS};
 pub use rows::{utc, NewReminder, Reminder, ReminderState, ReminderZone, RemindersStore};

@@ -51,7 +51,7 @@ pub const MAX_SHOWS: i64 = 3;
 /// Shows a reminder (OS notification, chat message…). `Ok` only once the user can see it.
 pub trait Deliver: Send + Sync {
     /// `repeated`: a crash cut an earlier showing short; the user may have seen it.
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, repeated: bool) -> BoxFuture<'a, Result<(), String>>;
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, repeated: bool) -> BoxFuture<'a, Result<(), crate::error::NotShown>>;
     /// The delivery is recorded (the reminder moved on to delivered or its next time).
     fn recorded(&self, _reminder: &Reminder) {}
     /// The reminder was given up after `MAX_SHOWS` cut-short showings: tell the user.

@@ -193,11 +193,11 @@ impl ReminderService {
     /// connected (Sidecar's own answer to "what's on my calendar tomorrow?").
     pub async fn agenda(&self, day: chrono::NaiveDate) -> Result<Option<Vec<crate::anchor::DayEvent>>, ReminderError> {
         let Some(calendar) = self.event_times() else { return Ok(None) };
-        if !calendar.any().await.map_err(ReminderError::Unread)? {
+        if !calendar.any().await? {
             return Ok(None);
         }
         let (from, to) = (self.clock.start_of(day), self.clock.start_of(day + chrono::Duration::days(1)));
-        Ok(Some(calendar.between(from, to).await.map_err(ReminderError::Unread)?))
+        Ok(Some(calendar.between(from, to).await?))
     }
 
     /// A reminder `words.minutes_before` before the event the words name, kept tied
@@ -211,11 +211,11 @@ impl ReminderService {
     /// The time `words` name ("15 minutes before my 10:00 with Ana") and the event.
     async fn before_event(&self, words: &AnchorWords) -> Result<(Reading, crate::anchor::EventTime), ReminderError> {
         let calendar = self.event_times().ok_or(ReminderError::NoCalendar)?;
-        if !calendar.any().await.map_err(ReminderError::Unread)? {
+        if !calendar.any().await? {
             return Err(ReminderError::NoCalendar);
         }
         let now = self.clock.now();
-        let event = calendar.find(&words.event, now).await.map_err(ReminderError::Unread)?.ok_or_else(|| ReminderError::NoSuchEvent(words.event.clone()))?;
+        let event = calendar.find(&words.event, now).await?.ok_or_else(|| ReminderError::NoSuchEvent(words.event.clone()))?;
         let zone = self.clock.zone();
         let at = (event.start - chrono::Duration::minutes(words.minutes_before)).max(now);
         let note = Some(reminder_words::before_event(words.minutes_before, &event.summary, event.start.with_timezone(&zone), self.lang));
@@ -231,7 +231,7 @@ impl ReminderService {
         for (id, uid, minutes, due_at) in self.store.reminder_table().tied_to_events().await? {
             let before = chrono::Duration::minutes(minutes);
             // The occurrence the reminder was for may have begun already.
-            let Some(start) = calendar.next_start(&uid, (due_at + before).min(now)).await.map_err(ReminderError::Unread)? else { continue };
+            let Some(start) = calendar.next_start(&uid, (due_at + before).min(now)).await? else { continue };
             // The event did not move (a late reminder keeps its time, and says it is late).
             if start - before == due_at {
                 continue;
@@ -433,7 +433,7 @@ impl ReminderService {
         let (now, zone, all_day, owned, lang) = (self.clock.now(), self.clock.zone(), self.options().all_day, text.to_string(), self.lang);
         // Reading a large calendar takes seconds of CPU: off the runtime's threads.
         let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day, lang)).await;
-        let (found, skipped) = read.map_err(|e| ReminderError::Unread(e.to_string()))??;
+        let (found, skipped) = read.map_err(|e| ReminderError::Unread(crate::anchor::CalendarUnread::of(e)))??;
         let events: Vec<NewReminder> = found
             .iter()
             .map(|event| NewReminder {

@@ -19,20 +19,25 @@ pub struct DevicesSettings {
 impl DevicesSettings {
     /// Each address with its port ("192.168.1.20" → "192.168.1.20:47200"); one that is
     /// no IP address is said as the error.
-    pub fn addresses(&self) -> Result<Vec<std::net::SocketAddr>, String> {
+    pub fn addresses(&self) -> Result<Vec<std::net::SocketAddr>, NotAnAddress> {
         self.listen.iter().map(|a| address(a)).collect()
     }
 }
 
+/// Words in `[devices] listen` that are no IP address.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{0}\" is not an IP address (for example 192.168.1.20 or 100.101.102.103:47200)")]
+pub struct NotAnAddress(pub String);
+
 /// `text` as a socket address, the link's port when none is said.
-pub fn address(text: &str) -> Result<std::net::SocketAddr, String> {
+pub fn address(text: &str) -> Result<std::net::SocketAddr, NotAnAddress> {
     let text = text.trim();
     if let Ok(at) = text.parse::<std::net::SocketAddr>() {
         return Ok(at);
     }
     match text.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>() {
         Ok(ip) => Ok(std::net::SocketAddr::new(ip, DEFAULT_LINK_PORT)),
-        Err(_) => Err(format!("\"{text}\" is not an IP address (for example 192.168.1.20 or 100.101.102.103:47200)")),
+        Err(_) => Err(NotAnAddress(text.to_string())),
     }
 }
 
@@ -45,6 +50,6 @@ mod tests {
         assert_eq!(address("192.168.1.20").unwrap().to_string(), "192.168.1.20:47200");
         assert_eq!(address(" 100.64.0.3:9000 ").unwrap().to_string(), "100.64.0.3:9000");
         assert_eq!(address("fd7a:115c:a1e0::1").unwrap().to_string(), "[fd7a:115c:a1e0::1]:47200");
-        assert!(address("my-laptop.local").unwrap_err().contains("not an IP address"));
+        assert!(address("my-laptop.local").unwrap_err().to_string().contains("not an IP address"));
     }
 }

@@ -32,7 +32,7 @@ pub use budget::{is_amount, is_currency_code, is_rate, BudgetSettings, ProviderB
 pub use channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
 pub use connections::DEFAULT_API_PER_MINUTE;
 pub use desktop::{LanguageChoice, Theme};
-pub use devices::{address as device_address, DEFAULT_LINK_PORT};
+pub use devices::{address as device_address, NotAnAddress, DEFAULT_LINK_PORT};
 pub use file::SettingsFileError;
 pub use llm::sampling::OutOfRange;
 pub use memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};

@@ -30,7 +30,7 @@ pub use chat_list::ChatSummary;
 pub use data_version::DataVersion;
 pub use export::ExportedConversation;
 pub use item_key::{ItemKind, Key};
-pub use schema_check::check_usable;
+pub use schema_check::{check_usable, Unusable};
 
 use std::path::Path;
 use std::str::FromStr;

@@ -10,7 +10,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use crate::action::Action;
-use crate::guard::{no_one_to_ask, Guard};
+use crate::guard::{no_one_to_ask, Guard, NotAllowed};
 use crate::CallScope;
 
 pub(crate) struct Granted {
@@ -21,7 +21,7 @@ pub(crate) struct Granted {
 }
 
 impl Guard for Granted {
-    fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), String>> {
+    fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>> {
         if self.granted.contains(&action.called_as) {
             tracing::info!(tool = %action.called_as, "granted to the task when it was made");
             return Box::pin(async { Ok(()) });
@@ -72,9 +72,9 @@ mod tests {
     struct Refuses(Mutex<Vec<String>>);
 
     impl Guard for Refuses {
-        fn check<'a>(&'a self, action: &'a Action, _: &'a Value, _: CallScope) -> BoxFuture<'a, Result<(), String>> {
+        fn check<'a>(&'a self, action: &'a Action, _: &'a Value, _: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>> {
             self.0.lock().unwrap().push(action.called_as.clone());
-            Box::pin(async { Err("the user denied it".to_string()) })
+            Box::pin(async { Err(NotAllowed("the user denied it".into())) })
         }
         fn asking_time(&self) -> Duration {
             Duration::ZERO

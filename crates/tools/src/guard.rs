@@ -9,17 +9,21 @@ use serde_json::Value;
 use super::CallScope;
 use crate::action::Action;
 
+/// Why a tool that acts did not run, in words for the model (which tells the user).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAllowed(pub String);
+
 pub trait Guard: Send + Sync {
-    /// Whether `action` may run with `arguments`; `Err` says why not, in words for the
-    /// model (which tells the user).
-    fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), String>>;
+    /// Whether `action` may run with `arguments`.
+    fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>>;
     /// How long the user has been asked, in all: that time is not the tool's.
     fn asking_time(&self) -> Duration;
 }
 
 /// Why a tool that acts did not run where there is no guard, hence no one to ask.
-pub fn no_one_to_ask(tool: &str) -> String {
-    format!(
+pub fn no_one_to_ask(tool: &str) -> NotAllowed {
+    NotAllowed(format!(
         "permission to run {tool} was not given: there was no one to ask here; it waited for permission, which the user can give in the app, in `sidecar chat`, or with `sidecar mcp allow`"
-    )
+    ))
 }

@@ -27,7 +27,7 @@ mod web_search;
 pub use action::{Action, Asking, SIDECAR};
 pub use board::ToolBoard;
 pub use definition::ToolDefinition;
-pub use guard::{no_one_to_ask, Guard};
+pub use guard::{no_one_to_ask, Guard, NotAllowed};
 pub use read_url::ReadUrl;
 pub use search_failure::SearchFailure;
 pub use search_setup::{SearchInput, SearchSetup, SearchSetupError, SearchView};
@@ -236,7 +236,7 @@ impl ToolRegistry {
                 None => Err(guard::no_one_to_ask(&action.display_name())),
             };
             if let Err(refusal) = verdict {
-                return ToolOutcome::denied(refusal);
+                return ToolOutcome::denied(refusal.0);
             }
         }
         match tokio::time::timeout(TOOL_TIMEOUT, tool.run_in(arguments, scope)).await {

@@ -39,4 +39,4 @@ pub use talk_key::TalkKey;
 pub use voice_note_out::encode_voice_note;
 pub use voicing::{offered, Voicing, SPEEDS, VOICES};
 pub use wer::{word_errors, word_errors_unaccented};
-pub use words::{asks_for_voice, problem, voice_name, voice_sample};
+pub use words::{asks_for_voice, problem, voice_name, voice_sample, Unheard};

@@ -17,6 +17,7 @@ use crate::events::VoiceEvent;
 use crate::microphone::Listening;
 use crate::narrator::Narrator;
 use crate::speech::{Language, Recording, SpeechModel};
+use crate::words::Unheard;
 
 /// A draft of the words is made this long after the last one was shown.
 const DRAFT_EVERY: Duration = Duration::from_millis(800);
@@ -58,7 +59,7 @@ impl Talk {
 
     /// Opens the microphone (`device` by name, or the default); listening already is no
     /// error. A missing model is said now, before anyone speaks for nothing.
-    pub fn start(&self, device: Option<String>, lang: Lang) -> Result<(), String> {
+    pub fn start(&self, device: Option<String>, lang: Lang) -> Result<(), Unheard> {
         // Barge-in: whatever Sidecar was saying stops at once.
         self.narrator.stop();
         let mut listening = self.listening.lock().expect("talk lock");
@@ -67,7 +68,7 @@ impl Talk {
         }
         let refused = |error: VoiceError| {
             tracing::warn!(%error, "push-to-talk could not start");
-            crate::words::problem(lang, &error)
+            Unheard::of(lang, &error)
         };
         if !self.speech.installed() {
             return Err(refused(VoiceError::ModelMissing(std::path::PathBuf::from(sidecar_domain::runtime_files::SPEECH_MODEL_FILE))));
@@ -95,10 +96,10 @@ impl Talk {
     }
 
     /// Stops listening and returns the words said, in `lang` (the app's language).
-    pub async fn finish(&self, lang: Lang) -> Result<String, String> {
+    pub async fn finish(&self, lang: Lang) -> Result<String, Unheard> {
         self.end_drafts();
         let Some(listening) = self.listening.lock().expect("talk lock").take() else {
-            return Err(crate::words::problem(lang, &VoiceError::NoSpeech));
+            return Err(Unheard::of(lang, &VoiceError::NoSpeech));
         };
         self.events.publish(VoiceEvent::VoiceTranscribing);
         let speech = self.speech.clone();
@@ -111,9 +112,9 @@ impl Talk {
         .unwrap_or_else(|e| Err(VoiceError::Engine(e.to_string())));
         let outcome = heard.map(|t| t.text).map_err(|error| {
             tracing::info!(%error, "push-to-talk heard nothing usable");
-            crate::words::problem(lang, &error)
+            Unheard::of(lang, &error)
         });
-        self.events.publish(VoiceEvent::VoiceDone { text: outcome.as_ref().ok().cloned(), problem: outcome.as_ref().err().cloned() });
+        self.events.publish(VoiceEvent::VoiceDone { text: outcome.as_ref().ok().cloned(), problem: outcome.as_ref().err().map(|unheard| unheard.0.clone()) });
         self.spoken_turn.store(outcome.is_ok(), Ordering::SeqCst);
         outcome
     }

@@ -65,6 +65,19 @@ pub fn voice_name(lang: Lang, voice: &crate::voicing::OfferedVoice) -> String {
     format!("{accent}, {kind}")
 }
 
+/// A recording that could not be heard (or a microphone that could not listen): what to
+/// tell the user, in their words. The technical cause is logged where it happened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unheard(pub String);
+
+impl Unheard {
+    /// `error` as the user is told it, in `lang`.
+    pub fn of(lang: Lang, error: &VoiceError) -> Self {
+        Self(problem(lang, error))
+    }
+}
+
 /// One sentence or two for `problem`, to show or send where the words would have gone.
 pub fn problem(lang: Lang, problem: &VoiceError) -> String {
     match (lang, problem) {

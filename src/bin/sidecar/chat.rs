@@ -367,7 +367,7 @@ impl sidecar_channels::MessageSource for Terminal {
         &'a self,
         _to: &'a sidecar_channels::IncomingMessage,
         answer: Result<sidecar::TurnOutcome, sidecar_agent::TurnError>,
-    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+    ) -> futures_util::future::BoxFuture<'a, Result<(), sidecar_channels::PhoneError>> {
         let printer = self.printer.lock().expect("printer lock").take();
         Box::pin(async move {
             let streamed = match printer {

@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use futures_util::future::BoxFuture;
-use sidecar_outbox::{Kind, Outgoing, Sink};
+use sidecar_outbox::{Kind, Outgoing, Sink, SinkError};
 use sidecar_proactive::Channel;
 use sidecar_proactive::SinkId;
 
@@ -26,7 +26,7 @@ impl Sink for Notifications {
     fn channel(&self) -> Channel {
         Channel::Desktop
     }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         self.0.lock().unwrap().push(message.clone());
         Box::pin(async { Ok(None) })
     }

@@ -198,8 +198,13 @@ impl PermissionGate {
 }
 
 impl sidecar_tools::Guard for PermissionGate {
-    fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
-        Box::pin(async move { PermissionGate::check(self, action, arguments, scope).await.map_err(|refusal| refusal.to_string()) })
+    fn check<'a>(
+        &'a self,
+        action: &'a Action,
+        arguments: &'a Value,
+        scope: CallScope,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), sidecar_tools::NotAllowed>> {
+        Box::pin(async move { PermissionGate::check(self, action, arguments, scope).await.map_err(|refusal| sidecar_tools::NotAllowed(refusal.to_string())) })
     }
 
     fn asking_time(&self) -> std::time::Duration {

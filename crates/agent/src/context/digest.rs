@@ -102,17 +102,31 @@ pub(crate) fn request_messages(previous_summary: &str, transcript: &str) -> Vec<
     vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}"))]
 }
 
+/// Why no digest came from the model; the plain summary is made instead.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NoDigest {
+    #[error(transparent)]
+    Call(#[from] sidecar_llm::CallOnceError),
+    #[error("the answer has no JSON object")]
+    NoJson,
+    #[error("the JSON does not fit: {0}")]
+    Unfit(#[from] serde_json::Error),
+    #[error("the summary is empty")]
+    EmptySummary,
+}
+
 /// Reads the model's answer: the first JSON object in it (fences and chatter around
 /// it are tolerated). An answer without a summary is not a digest.
-pub(crate) fn parse(answer: &str) -> Result<Digest, String> {
-    let start = answer.find('{').ok_or("the answer has no JSON object")?;
-    let end = answer.rfind('}').ok_or("the answer has no JSON object")?;
+pub(crate) fn parse(answer: &str) -> Result<Digest, NoDigest> {
+    let (Some(start), Some(end)) = (answer.find('{'), answer.rfind('}')) else {
+        return Err(NoDigest::NoJson);
+    };
     if end < start {
-        return Err("the answer has no JSON object".into());
+        return Err(NoDigest::NoJson);
     }
-    let digest: Digest = serde_json::from_str(&answer[start..=end]).map_err(|e| format!("the JSON does not fit: {e}"))?;
+    let digest: Digest = serde_json::from_str(&answer[start..=end])?;
     if digest.summary.trim().is_empty() {
-        return Err("the summary is empty".into());
+        return Err(NoDigest::EmptySummary);
     }
     Ok(digest)
 }

@@ -174,7 +174,7 @@ impl ContextService {
     /// and diagnostics.
     pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, fit::Report), TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
-        let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
+        let chain = self.models.chat_chain(None).await?;
         let turn = self.turn_prompt(conversation_id, &chain, tools).await?;
         Ok(self.shaper(&turn, conversation_id, &chain).shape_with_report(turn.prompt))
     }
@@ -238,7 +238,14 @@ impl ContextService {
 
     /// One model call for summary, checkpoint and facts; an error says why the
     /// fallback is used.
-    async fn digest_call(&self, conversation_id: i64, chain: &Chain, previous: &str, turns: &[ChatMessage], limits: &Limits) -> Result<Digest, String> {
+    async fn digest_call(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        previous: &str,
+        turns: &[ChatMessage],
+        limits: &Limits,
+    ) -> Result<Digest, digest::NoDigest> {
         let room = limits.budget.saturating_sub(count(previous) + 600).max(256);
         let transcript = digest::transcript(turns, room, &count);
         let request = ChatRequest {
@@ -322,7 +329,7 @@ impl ContextService {
     pub(crate) async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let settings = self.models.settings();
-        let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
+        let chain = self.models.chat_chain(None).await?;
         let limits = limits_for(&chain, &settings);
         let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
@@ -368,7 +375,7 @@ impl ContextService {
         if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY / 4 {
             return Ok(None);
         }
-        let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
+        let chain = self.models.chat_chain(None).await?;
         let limits = limits_for(&chain, &self.models.settings());
         let (summary, live) = self.load_live(conversation_id).await?;
         let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();

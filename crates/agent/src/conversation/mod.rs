@@ -491,7 +491,7 @@ impl ConversationService {
         let settings = self.with.models.settings();
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
         let mut chain = tokio::select! {
-            chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(sidecar_llm::ModelUnavailable)?,
+            chain = self.with.models.chat_chain(pinned.as_deref()) => chain?,
             _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         };
         chain.demo_stands_in = note.is_none();

@@ -89,7 +89,7 @@ impl ConversationService {
         let meta = MessageMeta { task: Some(task.task_id), typed: task.shown.map(str::to_string), ..MessageMeta::default() };
         let asked_in = self.with.store.conversations().add_message(NewMessage::plain(task.conversation_id, &said).with_meta(&meta)).await?;
         let mut chain = tokio::select! {
-            chain = self.with.models.chat_chain(None) => chain.map_err(sidecar_llm::ModelUnavailable)?,
+            chain = self.with.models.chat_chain(None) => chain?,
             _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         };
         if chain.only_demo() {

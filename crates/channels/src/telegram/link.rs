@@ -3,8 +3,10 @@
 //! store and every message id is recorded once, so a restart, a reconnect or a
 //! server that repeats itself never answers a message twice and never skips one.
 
+use crate::error::PhoneError;
 use crate::events::ChannelEvent;
 use crate::rows::ChannelMarksStore;
+use sidecar_voice::Unheard;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -167,7 +169,7 @@ impl Telegram {
                 if let Some(voice) = voice {
                     match self.hear(&voice).await {
                         Ok(words) => content = words,
-                        Err(said) => return self.answer_in_background(chat, said),
+                        Err(Unheard(said)) => return self.answer_in_background(chat, said),
                     }
                 }
                 if sidecar_voice::asks_for_voice(&content) {
@@ -227,10 +229,15 @@ impl Telegram {
     }
 
     /// Sends `reply` as a voice note (said by espeak-ng, OGG/Opus as phones play them).
-    pub(super) async fn say_aloud(&self, chat: i64, reply: &str) -> Result<(), String> {
+    pub(super) async fn say_aloud(&self, chat: i64, reply: &str) -> Result<(), PhoneError> {
         let note = crate::voice_note::answer(&self.with.settings, reply, self.with.lang).await?;
         let file = InputFile::memory(note.ogg).file_name("sidecar.ogg");
-        self.bot.send_voice(ChatId(chat), file).duration(note.seconds).send().await.map_err(|error| describe(&error, &self.with.redactor))?;
+        self.bot
+            .send_voice(ChatId(chat), file)
+            .duration(note.seconds)
+            .send()
+            .await
+            .map_err(|error| PhoneError::Service(describe(&error, &self.with.redactor)))?;
         self.health.up(self.with.clock.now());
         Ok(())
     }
@@ -238,18 +245,18 @@ impl Telegram {
     /// The words of a paired chat's voice note, or what to tell the chat. Awaited on the
     /// polling loop, so the note's words reach the conversation before anything the chat
     /// wrote after it.
-    async fn hear(&self, voice: &Voice) -> Result<String, String> {
+    async fn hear(&self, voice: &Voice) -> Result<String, Unheard> {
         let lang = self.with.lang;
         voice_note::check(voice.duration.seconds(), u64::from(voice.file.size), lang)?;
         let file = self.bot.get_file(voice.file.id.clone()).send().await.map_err(|error| {
             tracing::warn!(error = %describe(&error, &self.with.redactor), "could not ask Telegram for a voice note");
-            words::voice_note_unfetched(lang).to_string()
+            Unheard(words::voice_note_unfetched(lang).to_string())
         })?;
         voice_note::check(voice.duration.seconds(), u64::from(file.meta.size), lang)?;
         let mut bytes = Vec::new();
         if let Err(error) = self.bot.download_file(&file.path, &mut bytes).await {
             tracing::warn!(error = %self.with.redactor.scrub(&error.to_string()), "could not download a voice note");
-            return Err(words::voice_note_unfetched(lang).to_string());
+            return Err(Unheard(words::voice_note_unfetched(lang).to_string()));
         }
         voice_note::hear(&self.with.speech, bytes, lang).await
     }
@@ -257,12 +264,12 @@ impl Telegram {
     /// Sends `text` to `chat`, cut to Telegram's length, as plain text. Flood control
     /// (`retry_after`) is waited out and network loss retried with backoff, for up to
     /// `patience`; each piece is sent once it has been accepted, never again.
-    pub(super) async fn say(&self, chat: i64, text: &str, patience: Duration) -> Result<(), String> {
+    pub(super) async fn say(&self, chat: i64, text: &str, patience: Duration) -> Result<(), PhoneError> {
         self.say_with(chat, text, patience, None).await.map(drop)
     }
 
     /// `say`, with `buttons` under the last piece; returns the last piece's message id.
-    pub(super) async fn say_with(&self, chat: i64, text: &str, patience: Duration, buttons: Option<InlineKeyboardMarkup>) -> Result<Option<i32>, String> {
+    pub(super) async fn say_with(&self, chat: i64, text: &str, patience: Duration, buttons: Option<InlineKeyboardMarkup>) -> Result<Option<i32>, PhoneError> {
         let give_up = tokio::time::Instant::now() + patience;
         let pieces = split(text, MAX_UNITS);
         let last = pieces.len().saturating_sub(1);
@@ -289,14 +296,14 @@ impl Telegram {
                         self.health.down(self.with.clock.now(), &reason);
                         waits.next_wait()
                     }
-                    Err(error) => return Err(describe(&error, &self.with.redactor)),
+                    Err(error) => return Err(PhoneError::Service(describe(&error, &self.with.redactor))),
                 };
                 if tokio::time::Instant::now() + wait > give_up {
-                    return Err(format!("Telegram did not take the message within {} s", patience.as_secs()));
+                    return Err(PhoneError::TimedOut { service: "Telegram", seconds: patience.as_secs() });
                 }
                 tokio::select! {
                     _ = tokio::time::sleep(wait) => {}
-                    _ = self.stop.cancelled() => return Err("Sidecar is shutting down".into()),
+                    _ = self.stop.cancelled() => return Err(PhoneError::ShuttingDown),
                 }
             }
         }

@@ -7,6 +7,7 @@
 //! with Telegram's flood control (`retry_after`) and backoff on network loss, `poll`
 //! asks for updates with the API's 64-bit ids.
 
+use crate::error::PhoneError;
 use crate::rows::ChannelMarksStore;
 mod buttons;
 pub(crate) mod gate;
@@ -33,7 +34,7 @@ use paired::PairedChats;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
 use sidecar_domain::Channel;
-use sidecar_outbox::{Outgoing, Sink};
+use sidecar_outbox::{Outgoing, Sink, SinkError};
 use sidecar_proactive::SinkId;
 use sidecar_settings::TelegramSettings;
 
@@ -64,15 +65,15 @@ pub(crate) struct Telegram {
 
 impl Telegram {
     /// A bot answering the chats in `paired` (shared with whoever unpairs them).
-    pub(crate) fn new(token: &str, settings: TelegramSettings, paired: Arc<PairedChats>, with: PhoneParts) -> Result<Arc<Self>, String> {
-        let api = url::Url::parse(&settings.api_url).map_err(|e| format!("channels.telegram.api_url: {e}"))?;
+    pub(crate) fn new(token: &str, settings: TelegramSettings, paired: Arc<PairedChats>, with: PhoneParts) -> Result<Arc<Self>, PhoneError> {
+        let api = url::Url::parse(&settings.api_url).map_err(|e| PhoneError::Service(format!("channels.telegram.api_url: {e}")))?;
         let http = reqwest::Client::builder()
             .connect_timeout(std::time::Duration::from_secs(10))
             // Long polls hold the request open for `poll_timeout_secs`; teloxide adds
             // that to each getUpdates, this bounds everything else.
             .timeout(std::time::Duration::from_secs(30))
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| PhoneError::Service(e.to_string()))?;
         with.redactor.register(token);
         Ok(Arc::new(Self {
             bot: Bot::with_client(token, http).set_api_url(api),
@@ -152,10 +153,10 @@ impl MessageSource for TelegramSource {
         })
     }
 
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>> {
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), PhoneError>> {
         Box::pin(async move {
             self.0.stop_typing(&to.id);
-            let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            let chat = chat_of(to)?;
             let spoken = self.0.voice_replies.lock().expect("voice replies lock").remove(&to.id) && answer.is_ok();
             let text = answer_text(answer);
             if spoken {
@@ -172,19 +173,24 @@ impl MessageSource for TelegramSource {
         self.0.health.is_connected()
     }
 
-    fn say<'a>(&'a self, to: &'a IncomingMessage, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+    fn say<'a>(&'a self, to: &'a IncomingMessage, text: &'a str) -> BoxFuture<'a, Result<(), PhoneError>> {
         Box::pin(async move {
-            let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            let chat = chat_of(to)?;
             self.0.say(chat, text, REPLY_PATIENCE).await
         })
     }
 
-    fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), String>> {
+    fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), PhoneError>> {
         Box::pin(async move {
-            let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            let chat = chat_of(to)?;
             self.0.say_with(chat, text, REPLY_PATIENCE, Some(buttons::keyboard(answers))).await.map(drop)
         })
     }
+}
+
+/// The Telegram chat a message came from.
+fn chat_of(message: &IncomingMessage) -> Result<i64, PhoneError> {
+    message.user_id.parse::<i64>().map_err(|_| PhoneError::NotAChat(message.user_id.clone()))
 }
 
 impl Sink for Telegram {
@@ -200,7 +206,7 @@ impl Sink for Telegram {
         self.health.is_connected() && !self.allowed().is_empty()
     }
 
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         Box::pin(async move {
             let mut problems = Vec::new();
             let chats = self.allowed();
@@ -214,7 +220,7 @@ impl Sink for Telegram {
             if problems.len() < chats.len() {
                 Ok(None)
             } else {
-                Err(problems.join("; "))
+                Err(SinkError::failed(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))
             }
         })
     }

@@ -8,6 +8,7 @@ use std::sync::RwLock;
 use crate::events::ChannelEvent;
 use sidecar_domain::Emitter;
 use sidecar_settings::Change;
+use sidecar_settings::SettingsFileError;
 use sidecar_settings::SettingsOwner;
 
 pub(crate) struct PairedChats {
@@ -26,7 +27,7 @@ impl PairedChats {
         self.chats.read().expect("paired lock").clone()
     }
 
-    pub(crate) fn add(&self, chat: i64) -> Result<(), String> {
+    pub(crate) fn add(&self, chat: i64) -> Result<(), SettingsFileError> {
         self.change(|chats| {
             if !chats.contains(&chat) {
                 chats.push(chat)
@@ -34,17 +35,17 @@ impl PairedChats {
         })
     }
 
-    pub(crate) fn remove(&self, chat: i64) -> Result<(), String> {
+    pub(crate) fn remove(&self, chat: i64) -> Result<(), SettingsFileError> {
         self.change(|chats| chats.retain(|c| *c != chat))
     }
 
-    fn change(&self, change: impl FnOnce(&mut Vec<i64>)) -> Result<(), String> {
+    fn change(&self, change: impl FnOnce(&mut Vec<i64>)) -> Result<(), SettingsFileError> {
         let chats = {
             let mut chats = self.chats.write().expect("paired lock");
             change(&mut chats);
             chats.clone()
         };
-        self.owner.change(Change::TelegramChats(chats)).map_err(|e| e.to_string())?;
+        self.owner.change(Change::TelegramChats(chats))?;
         self.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }

@@ -17,6 +17,7 @@ use whatsapp_rust::prelude::*;
 use whatsapp_rust::upload::UploadOptions;
 
 use super::link::{LinkEvent, WhatsappLink};
+use crate::error::PhoneError;
 use futures_util::future::BoxFuture;
 
 /// Voice notes announced and not fetched yet, at most this many (the oldest go first).
@@ -40,18 +41,18 @@ impl WebClient {
         self.client.lock().expect("whatsapp client lock").clone()
     }
 
-    async fn start(&self, events: mpsc::UnboundedSender<LinkEvent>) -> Result<(), String> {
+    async fn start(&self, events: mpsc::UnboundedSender<LinkEvent>) -> Result<(), PhoneError> {
         if let Some(dir) = self.session.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| PhoneError::Service(format!("cannot create {}: {e}", dir.display())))?;
         }
         let url = format!("sqlite://{}?mode=rwc", self.session.display());
-        let store = SqliteStore::new(&url).await.map_err(|e| format!("cannot open the WhatsApp session: {e}"))?;
+        let store = SqliteStore::new(&url).await.map_err(|e| PhoneError::Service(format!("cannot open the WhatsApp session: {e}")))?;
         // The client retries silently with no network; a name that cannot be looked up
         // says "offline" at once instead of "Connecting…" for a minute.
         let lookup = tokio::time::timeout(std::time::Duration::from_secs(5), tokio::net::lookup_host(WHATSAPP_HOST)).await;
         match lookup {
-            Ok(Err(error)) => return Err(sidecar_llm::offline_words(WHATSAPP_HOST, &error.to_string())),
-            Err(_) => return Err(sidecar_llm::offline_words(WHATSAPP_HOST, "no answer to the name lookup within 5 s")),
+            Ok(Err(error)) => return Err(PhoneError::Service(sidecar_llm::offline_words(WHATSAPP_HOST, &error.to_string()))),
+            Err(_) => return Err(PhoneError::Service(sidecar_llm::offline_words(WHATSAPP_HOST, "no answer to the name lookup within 5 s"))),
             Ok(Ok(_)) => {}
         }
         let audio = self.audio.clone();
@@ -70,7 +71,7 @@ impl WebClient {
             })
             .build()
             .await
-            .map_err(|e| format!("cannot start the WhatsApp client: {e}"))?;
+            .map_err(|e| PhoneError::Service(format!("cannot start the WhatsApp client: {e}")))?;
         let handle = bot.spawn();
         *self.client.lock().expect("whatsapp client lock") = Some(handle.client());
         *self.running.lock().expect("whatsapp client lock") = Some(handle);
@@ -113,37 +114,37 @@ fn translate(event: &Event, client: &Arc<Client>, audio: &Mutex<VecDeque<(String
 }
 
 impl WhatsappLink for WebClient {
-    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>> {
+    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), PhoneError>> {
         Box::pin(self.start(events))
     }
 
-    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>> {
+    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, PhoneError>> {
         Box::pin(async move {
-            let client = self.client().ok_or("WhatsApp is not connected")?;
-            let sent = client.send_message(Jid::pn(number), wa::Message::text(text)).await.map_err(|e| e.to_string())?;
+            let client = self.client().ok_or(PhoneError::NotConnected("WhatsApp"))?;
+            let sent = client.send_message(Jid::pn(number), wa::Message::text(text)).await.map_err(|e| PhoneError::Service(e.to_string()))?;
             Ok(sent.message_id)
         })
     }
 
-    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, String>> {
+    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, PhoneError>> {
         Box::pin(async move {
-            let client = self.client().ok_or("WhatsApp is not connected")?;
-            let uploaded = client.upload(ogg, MediaType::Audio, UploadOptions::new()).await.map_err(|e| e.to_string())?;
+            let client = self.client().ok_or(PhoneError::NotConnected("WhatsApp"))?;
+            let uploaded = client.upload(ogg, MediaType::Audio, UploadOptions::new()).await.map_err(|e| PhoneError::Service(e.to_string()))?;
             let options = AudioOptions { ptt: Some(true), duration_seconds: Some(seconds), ..AudioOptions::default() };
-            let sent = client.send_message(Jid::pn(number), audio_message(uploaded, options)).await.map_err(|e| e.to_string())?;
+            let sent = client.send_message(Jid::pn(number), audio_message(uploaded, options)).await.map_err(|e| PhoneError::Service(e.to_string()))?;
             Ok(sent.message_id)
         })
     }
 
-    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>> {
+    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, PhoneError>> {
         Box::pin(async move {
-            let client = self.client().ok_or("WhatsApp is not connected")?;
+            let client = self.client().ok_or(PhoneError::NotConnected("WhatsApp"))?;
             let recording = {
                 let mut pending = self.audio.lock().expect("whatsapp audio lock");
-                let at = pending.iter().position(|(known, _)| known == id).ok_or("the voice note is no longer at hand")?;
-                pending.remove(at).map(|(_, recording)| recording).ok_or("the voice note is no longer at hand")?
+                let at = pending.iter().position(|(known, _)| known == id).ok_or_else(|| PhoneError::Service("the voice note is no longer at hand".into()))?;
+                pending.remove(at).map(|(_, recording)| recording).ok_or_else(|| PhoneError::Service("the voice note is no longer at hand".into()))?
             };
-            client.download(&recording).await.map_err(|e| e.to_string())
+            client.download(&recording).await.map_err(|e| PhoneError::Service(e.to_string()))
         })
     }
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use crate::error::PhoneError;
 use futures_util::future::BoxFuture;
 
 /// What the connection reports.
@@ -33,14 +34,14 @@ pub enum LinkEvent {
 pub trait WhatsappLink: Send + Sync {
     /// Opens the connection (pairing if there is no session yet); its events go to
     /// `events` until `close`.
-    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>>;
+    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), PhoneError>>;
     /// Sends `text` to the chat of `number`; returns the message's id.
-    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>>;
+    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, PhoneError>>;
     /// Sends `ogg` (OGG/Opus, `seconds` long) to the chat of `number` as a voice note;
     /// returns the message's id.
-    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, String>>;
+    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, PhoneError>>;
     /// The recording of the `Audio` event `id` (OGG/Opus for a voice note), decrypted.
-    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>>;
+    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, PhoneError>>;
     /// Whether the socket is alive now (the heartbeat's question, W1).
     fn alive(&self) -> bool;
     fn close(&self) -> BoxFuture<'_, ()>;

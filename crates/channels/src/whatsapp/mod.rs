@@ -9,8 +9,10 @@
 //! so; W3 outbound messages keep a pace (`pace`); W4 a message id is answered once,
 //! across restarts.
 
+use crate::error::PhoneError;
 use crate::events::ChannelEvent;
 use crate::rows::ChannelMarksStore;
+use sidecar_voice::Unheard;
 pub(crate) mod client;
 pub(crate) mod gate;
 pub(crate) mod link;
@@ -36,7 +38,7 @@ use pace::Pace;
 use sidecar_agent::TurnError;
 use sidecar_agent::TurnOutcome;
 use sidecar_domain::Channel;
-use sidecar_outbox::{Outgoing, Sink};
+use sidecar_outbox::{Outgoing, Sink, SinkError};
 use sidecar_proactive::SinkId;
 use sidecar_settings::WhatsappSettings;
 
@@ -119,7 +121,7 @@ impl WhatsApp {
             let (events_tx, mut events) = mpsc::unbounded_channel();
             let ended = match self.link.open(events_tx).await {
                 Ok(()) => self.follow(&mut events, &mut waits).await,
-                Err(reason) => Ended::Down(reason),
+                Err(reason) => Ended::Down(reason.to_string()),
             };
             self.link.close().await;
             let wait = match ended {
@@ -205,7 +207,7 @@ impl WhatsApp {
                     if let Some(message) = self.take(id, chat, from_me, group, "").await {
                         match self.hear(&message.id, seconds, bytes).await {
                             Ok(words) => self.arrive(message, words),
-                            Err(said) => {
+                            Err(Unheard(said)) => {
                                 if let Err(error) = self.say(&message.user_id, &said, Duration::from_secs(60)).await {
                                     tracing::warn!(%error, "could not tell a WhatsApp chat its voice note was not heard");
                                 }
@@ -258,30 +260,30 @@ impl WhatsApp {
 
     /// The words of a let-through voice note, or what to tell the chat. Awaited in the
     /// event loop, so the note reaches the conversation before what was written after it.
-    async fn hear(&self, id: &str, seconds: u32, bytes: u64) -> Result<String, String> {
+    async fn hear(&self, id: &str, seconds: u32, bytes: u64) -> Result<String, Unheard> {
         let lang = self.with.lang;
         voice_note::check(seconds, bytes, lang)?;
         let recording = self.link.fetch_audio(id).await.map_err(|error| {
             tracing::warn!(%error, "could not download a WhatsApp voice note");
-            crate::words::voice_note_unfetched(lang).to_string()
+            Unheard(crate::words::voice_note_unfetched(lang).to_string())
         })?;
         voice_note::hear(&self.with.speech, recording, lang).await
     }
 
     /// Sends `text` to `number` at the allowed pace (W3), retrying with backoff while
     /// the connection is down, for up to `patience`.
-    async fn say(&self, number: &str, text: &str, patience: Duration) -> Result<(), String> {
+    async fn say(&self, number: &str, text: &str, patience: Duration) -> Result<(), PhoneError> {
         self.send_paced(number, Outbound::Text(text), patience).await
     }
 
     /// Sends `reply` to `number` as a voice note (said by espeak-ng as Settings → Voice
     /// chose, OGG/Opus), at the allowed pace.
-    async fn say_aloud(&self, number: &str, reply: &str) -> Result<(), String> {
+    async fn say_aloud(&self, number: &str, reply: &str) -> Result<(), PhoneError> {
         let note = voice_note::answer(&self.with.settings, reply, self.with.lang).await?;
         self.send_paced(number, Outbound::Voice(&note), VOICE_PATIENCE).await
     }
 
-    async fn send_paced(&self, number: &str, what: Outbound<'_>, patience: Duration) -> Result<(), String> {
+    async fn send_paced(&self, number: &str, what: Outbound<'_>, patience: Duration) -> Result<(), PhoneError> {
         let give_up = tokio::time::Instant::now() + patience;
         let mut waits = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
         // What its echo in the self chat carries: the text, or none for a voice note.
@@ -294,7 +296,7 @@ impl WhatsApp {
                 let mut pace = self.pace.lock().await;
                 let slot = pace.next_slot(tokio::time::Instant::now());
                 if slot > give_up {
-                    return Err("WhatsApp's sending limit for this hour is reached (channels.whatsapp.max_sends_per_hour)".into());
+                    return Err(PhoneError::HourlyLimit);
                 }
                 tokio::time::sleep_until(slot).await;
                 self.sending.lock().expect("whatsapp lock").push(echo.to_string());
@@ -321,11 +323,11 @@ impl WhatsApp {
             }
             let wait = waits.next_wait();
             if tokio::time::Instant::now() + wait > give_up {
-                return Err(format!("WhatsApp did not take the message within {} s", patience.as_secs()));
+                return Err(PhoneError::TimedOut { service: "WhatsApp", seconds: patience.as_secs() });
             }
             tokio::select! {
                 _ = tokio::time::sleep(wait) => {}
-                _ = self.stop.cancelled() => return Err("Sidecar is shutting down".into()),
+                _ = self.stop.cancelled() => return Err(PhoneError::ShuttingDown),
             }
         }
     }
@@ -367,7 +369,7 @@ impl MessageSource for WhatsappSource {
         Box::pin(self.0.arrivals.next(&self.0.stop))
     }
 
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>> {
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), PhoneError>> {
         Box::pin(async move {
             let spoken = self.0.voice_replies.lock().expect("whatsapp lock").remove(&to.id) && answer.is_ok();
             let text = answer_text(answer);
@@ -385,7 +387,7 @@ impl MessageSource for WhatsappSource {
         self.0.health.is_connected()
     }
 
-    fn say<'a>(&'a self, to: &'a IncomingMessage, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+    fn say<'a>(&'a self, to: &'a IncomingMessage, text: &'a str) -> BoxFuture<'a, Result<(), PhoneError>> {
         Box::pin(self.0.say(&to.user_id, text, REPLY_PATIENCE))
     }
 }
@@ -404,10 +406,10 @@ impl Sink for WhatsApp {
         self.health.is_connected() && self.own_number().is_some()
     }
 
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         Box::pin(async move {
-            let own = self.own_number().ok_or("WhatsApp is not linked")?;
-            self.say(&own, &message.chat, SINK_PATIENCE).await.map(|()| None)
+            let own = self.own_number().ok_or_else(|| SinkError::failed("WhatsApp is not linked"))?;
+            self.say(&own, &message.chat, SINK_PATIENCE).await.map(|()| None).map_err(SinkError::failed)
         })
     }
 }

@@ -60,7 +60,7 @@ pub async fn restore(
     let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
     let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
     sidecar_store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
-    sidecar_store::check_usable(staging.path()).await.map_err(invalid)?;
+    sidecar_store::check_usable(staging.path()).await.map_err(|e| invalid(e.to_string()))?;
     let config = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
     let settings = match config {
         None => SettingsOutcome::None,

@@ -240,7 +240,7 @@ impl ModelHub {
         let warning = unsaved.map(|e| e.to_string());
         self.models.providers_changed();
         let choice = self.models.local_choice();
-        let restart = self.models.restart_local().await.map_err(crate::ModelUnavailable)?;
+        let restart = self.models.restart_local().await?;
         Ok(Switched {
             active: path.is_some().then(|| choice.name.clone()),
             context_tokens: choice.context_tokens,

@@ -56,7 +56,7 @@ impl ModelHub {
         self.models().providers_changed();
         // A running server keeps its window, and its client its sampling, until
         // restarted; one not running starts with the new ones.
-        self.models().restart_local().await.map_err(crate::ModelUnavailable)?;
+        self.models().restart_local().await?;
         Ok(self.tuning())
     }
 }

@@ -39,7 +39,7 @@ impl ClientNotes {
         if length > MAX_NOTE_CHARS {
             return Err(NoteError::TooLong(length));
         }
-        let (prefs, presence) = self.router.whereabouts().await.map_err(NoteError::NotShown)?;
+        let (prefs, presence) = self.router.whereabouts().await.map_err(|e| NoteError::NotShown(e.to_string()))?;
         let (title, chat) = crate::words::note_from(client, text, self.lang);
         let note = Outgoing {
             // Routed as reminders are: the user asked for these when they gave the scope.
