@@ -104,20 +104,7 @@ async fn firing_delay() {
     let start = Utc::now() + chrono::Duration::seconds(2);
     for i in 0..FIRED {
         let due = start + chrono::Duration::milliseconds(150 * i as i64);
-        store
-            .reminder_table()
-            .add_reminder(NewReminder {
-                message: "bench",
-                due_at: due,
-                zone: "UTC",
-                rrule: None,
-                all_day: false,
-                series_start: None,
-                asked_in: None,
-                description: None,
-            })
-            .await
-            .unwrap();
+        store.reminder_table().add_reminder(NewReminder::at("bench", due, "UTC")).await.unwrap();
     }
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
     let scheduler =

@@ -231,16 +231,7 @@ async fn chat_prints_a_reminder_as_it_arrives() {
     {
         let store = sidecar_store::Store::open(dir.path()).await.unwrap();
         let due = chrono::Utc::now() + chrono::Duration::seconds(2);
-        let new = sidecar_reminders::NewReminder {
-            message: "stretch your legs",
-            due_at: due,
-            zone: "UTC",
-            rrule: None,
-            all_day: false,
-            series_start: None,
-            asked_in: None,
-            description: None,
-        };
+        let new = sidecar_reminders::NewReminder::at("stretch your legs", due, "UTC");
         store.reminder_table().add_reminder(new).await.unwrap();
         store.close().await;
     }

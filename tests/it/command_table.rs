@@ -4,12 +4,9 @@
 //! calls it (camelCase arguments, the core's words for its errors).
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use serde_json::json;
 use sidecar::commands::{dispatch, table, DEVICE_LOCAL};
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -64,9 +61,7 @@ fn every_command_the_window_calls_is_in_the_table_or_kept_by_the_device() {
 #[tokio::test]
 async fn a_command_runs_from_the_table_as_the_window_calls_it() {
     let server = ScriptedServer::responding(|_| stream(reply_events(&["Noted."]))).await;
-    let dir = tempfile::tempdir().unwrap();
-    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
-    let core: Arc<Companion> = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core().answered_by(&server).open().await;
 
     let outcome = dispatch(core.clone(), "send_message", json!({ "text": "My sister lives in Lisbon" })).unwrap().await.unwrap();
     assert_eq!(outcome["reply"], "Noted.", "{outcome}");

@@ -105,16 +105,14 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     use sidecar_serve::McpEndpoint;
-    let dir = tempfile::tempdir().unwrap();
-    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core().settings("[llm]\nmax_retries = 0\n").open().await;
     core.remember("I play the cello on Thursdays", sidecar_memory::Category::General).await.unwrap();
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     assert!(address.ip().is_loopback());
     let url = endpoint.view().url.unwrap();
     assert_eq!(url, format!("http://{address}/mcp"));
-    let data = dir.path().to_path_buf();
+    let data = core.dir.path().to_path_buf();
     let over_http = |calls: Value, token: Option<String>| {
         let (url, data) = (url.clone(), data.clone());
         tokio::task::spawn_blocking(move || {
@@ -154,9 +152,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     use sidecar_serve::McpEndpoint;
-    let dir = tempfile::tempdir().unwrap();
-    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core().settings("[llm]\nmax_retries = 0\n").open().await;
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     let token = core.hosting().tokens.issue("conformance", &[sidecar_serve::Scope::ReadMemory]).await.unwrap().token;

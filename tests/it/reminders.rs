@@ -160,20 +160,7 @@ fn scheduler_at(store: &Store, shown: Arc<Shown>, now: DateTime<Utc>) -> Schedul
 async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store
-        .reminder_table()
-        .add_reminder(NewReminder {
-            message: "llamar a mamá",
-            due_at: due,
-            zone: "Europe/Madrid",
-            rrule: None,
-            all_day: false,
-            series_start: None,
-            asked_in: None,
-            description: None,
-        })
-        .await
-        .unwrap();
+    let added = store.reminder_table().add_reminder(NewReminder::at("llamar a mamá", due, "Europe/Madrid")).await.unwrap();
     // The previous process marked it attempting and died before showing it.
     assert_eq!(store.reminder_table().claim_due(due).await.unwrap().len(), 1);
     // Restarted five minutes later.
@@ -193,16 +180,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
 async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_not_late() {
     let (_dir, store) = store().await;
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
-    let new = |message, due_at| NewReminder {
-        message,
-        due_at,
-        zone: "Europe/Madrid",
-        rrule: None,
-        all_day: false,
-        series_start: None,
-        asked_in: None,
-        description: None,
-    };
+    let new = |message, due_at| NewReminder::at(message, due_at, "Europe/Madrid");
     let missed = store.reminder_table().add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
     let on_time = store.reminder_table().add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
     let future = store.reminder_table().add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
@@ -219,20 +197,7 @@ async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_n
 async fn an_occurrence_already_recorded_is_not_shown_again() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store
-        .reminder_table()
-        .add_reminder(NewReminder {
-            message: "x",
-            due_at: due,
-            zone: "UTC",
-            rrule: None,
-            all_day: false,
-            series_start: None,
-            asked_in: None,
-            description: None,
-        })
-        .await
-        .unwrap();
+    let added = store.reminder_table().add_reminder(NewReminder::at("x", due, "UTC")).await.unwrap();
     let claimed = store.reminder_table().claim_due(due).await.unwrap();
     sqlx::query("INSERT INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, 0)")
         .bind(claimed[0].idempotency_key())
@@ -255,20 +220,8 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let now = zone.with_ymd_and_hms(2026, 11, 22, 7, 0, 0).unwrap().with_timezone(&Utc);
     let parsed = dates::parse("todos los días a las 8", now, zone, dates::Options::new(sidecar_domain::Lang::Es)).unwrap();
     let rrule = parsed.rrule.clone().unwrap();
-    let added = store
-        .reminder_table()
-        .add_reminder(NewReminder {
-            message: "pastilla",
-            due_at: parsed.at,
-            zone: "Europe/Madrid",
-            rrule: Some(&rrule),
-            all_day: false,
-            series_start: None,
-            asked_in: None,
-            description: None,
-        })
-        .await
-        .unwrap();
+    let added =
+        store.reminder_table().add_reminder(NewReminder { rrule: Some(&rrule), ..NewReminder::at("pastilla", parsed.at, "Europe/Madrid") }).await.unwrap();
     let shown = Arc::new(Shown::default());
     let at_eight = parsed.at + chrono::Duration::seconds(1);
     assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
@@ -287,20 +240,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     }
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store
-        .reminder_table()
-        .add_reminder(NewReminder {
-            message: "x",
-            due_at: due,
-            zone: "UTC",
-            rrule: None,
-            all_day: false,
-            series_start: None,
-            asked_in: None,
-            description: None,
-        })
-        .await
-        .unwrap();
+    let added = store.reminder_table().add_reminder(NewReminder::at("x", due, "UTC")).await.unwrap();
     let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar_domain::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
     assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::ReminderState::Pending, "not lost");
@@ -372,10 +312,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let when = utc(Utc::now() + chrono::Duration::milliseconds(1500));
     let args = format!(r#"{{"message": "stretch", "when": "{when}"}}"#);
     let server = ScriptedServer::start(vec![stream(tool_call_events(&[("r", "set_reminder", args.as_str())])), stream(reply_events(&["Done."]))]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let settings: sidecar_settings::Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core().answered_by(&server).open().await;
     let task = core.reminders().scheduler().unwrap().expect("the lock is free");
     let running = tokio::spawn(task);
     let mut events = core.events().subscribe();
@@ -425,7 +362,7 @@ async fn crash_while_showing(store: &Store, now: DateTime<Utc>, id: i64) {
 async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_repeated() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let new = NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
+    let new = NewReminder::at("x", due, "UTC");
     let added = store.reminder_table().add_reminder(new).await.unwrap();
     crash_while_showing(&store, due, added.id).await;
     let watched = Arc::new(Watched::default());
@@ -442,8 +379,7 @@ async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_rep
 async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_others() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let new =
-        |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
+    let new = |message, due_at| NewReminder::at(message, due_at, "UTC");
     let stuck = store.reminder_table().add_reminder(new("stuck", due)).await.unwrap();
     // Three starts, each killed right after showing it.
     for _ in 0..sidecar_reminders::MAX_SHOWS {

@@ -190,16 +190,7 @@ async fn the_store_sees_a_commit_from_another_connection() {
     here.reminder_table().claim_due(Utc::now()).await.unwrap();
     assert!(!watch.changed().await.unwrap(), "a claim that found nothing wrote nothing");
     let other = sidecar_store::Store::open(dir.path()).await.unwrap();
-    let new = sidecar_reminders::NewReminder {
-        message: "x",
-        due_at: Utc::now() + chrono::Duration::hours(1),
-        zone: "UTC",
-        rrule: None,
-        all_day: false,
-        series_start: None,
-        asked_in: None,
-        description: None,
-    };
+    let new = sidecar_reminders::NewReminder::at("x", Utc::now() + chrono::Duration::hours(1), "UTC");
     other.reminder_table().add_reminder(new).await.unwrap();
     assert!(watch.changed().await.unwrap());
     assert!(!watch.changed().await.unwrap(), "told once");

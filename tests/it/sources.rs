@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use sidecar::{Companion, CompanionOptions};
+
 use sidecar_channels::serve;
 use sidecar_channels::IncomingMessage;
 use sidecar_channels::MessageSource;
@@ -60,9 +60,7 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
         Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(100) }
     })
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let settings = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core().settings(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).open().await;
     let terminal = Scripted::new(Channel::Cli, &["one", "two", "/status"]);
     let window = Scripted::new(Channel::Desktop, &["three", "four"]);
 

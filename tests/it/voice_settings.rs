@@ -72,9 +72,7 @@ async fn said_aloud(core: &std::sync::Arc<Companion>, text: &str) -> bool {
 async fn a_conversations_own_switch_says_its_replies_aloud_and_no_others() {
     use crate::support::{reply_events, stream, ScriptedServer};
     let server = ScriptedServer::responding(|_| stream(reply_events(&["Noted, and said."]))).await;
-    let dir = tempfile::tempdir().unwrap();
-    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core().answered_by(&server).open().await;
     let running = core.run(sidecar::Face::headless(Vec::new())).await;
 
     // By default a typed message's reply is read, not said.

@@ -89,6 +89,14 @@ pub struct NewReminder<'a> {
     pub description: Option<&'a str>,
 }
 
+impl<'a> NewReminder<'a> {
+    /// A one-off reminder of `message` at `due_at`, set in `zone`; the other fields are
+    /// set with struct update syntax where they differ.
+    pub fn at(message: &'a str, due_at: DateTime<Utc>, zone: &'a str) -> Self {
+        Self { message, due_at, zone, rrule: None, all_day: false, series_start: None, asked_in: None, description: None }
+    }
+}
+
 const COLUMNS: &str =
     "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts, description";
 

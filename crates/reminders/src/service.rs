@@ -328,14 +328,10 @@ impl ReminderService {
             table.same_time(reading.at, chrono::Duration::zero(), reading.rrule.as_deref()).await?.into_iter().find(|r| folded(&r.message) == folded(message));
         let stored = table
             .add_reminder(NewReminder {
-                message,
-                due_at: reading.at,
-                zone: reading.zone.name(),
                 rrule: reading.rrule.as_deref(),
                 all_day: reading.all_day,
-                series_start: None,
                 asked_in,
-                description: None,
+                ..NewReminder::at(message, reading.at, reading.zone.name())
             })
             .await?;
         self.changed();
@@ -358,16 +354,7 @@ impl ReminderService {
         let snoozed = if original_kept {
             self.store
                 .reminder_table()
-                .add_reminder(NewReminder {
-                    message: &reminder.message,
-                    due_at: until,
-                    zone: reminder.zone.0.name(),
-                    rrule: None,
-                    all_day: false,
-                    series_start: None,
-                    asked_in: None,
-                    description: reminder.description.as_deref(),
-                })
+                .add_reminder(NewReminder { description: reminder.description.as_deref(), ..NewReminder::at(&reminder.message, until, reminder.zone.0.name()) })
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
@@ -437,14 +424,11 @@ impl ReminderService {
         let events: Vec<NewReminder> = found
             .iter()
             .map(|event| NewReminder {
-                message: &event.message,
-                due_at: event.due_at,
-                zone: event.zone.name(),
                 rrule: event.rrule.as_deref(),
                 all_day: event.all_day,
                 series_start: event.series_start,
-                asked_in: None,
                 description: event.description.as_deref(),
+                ..NewReminder::at(&event.message, event.due_at, event.zone.name())
             })
             .collect();
         let total = events.len() as u64;

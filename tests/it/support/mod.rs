@@ -7,6 +7,7 @@
 
 pub(crate) mod asker;
 pub(crate) mod bot_api;
+mod core;
 pub(crate) mod file_server;
 pub(crate) mod notifications;
 pub(crate) mod plan_tasks;
@@ -17,6 +18,7 @@ pub(crate) mod token_proxy;
 pub(crate) mod tools;
 pub(crate) mod web_site;
 #[allow(unused_imports)]
+pub(crate) use core::{core, TestCore};
 pub(crate) use runtime::runtime;
 
 /// `[memory.embeddings]` on the light embedder (multilingual-e5-small). With the runtime
