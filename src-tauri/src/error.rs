@@ -1,5 +1,5 @@
 //! What the shell's own windows and icons can fail at: the character's window, the tray,
-//! a notification, launching at login. The window is told it as a `CommandError`.
+//! launching at login. The window is told it as a `CommandError`.
 
 use sidecar::commands::CommandError;
 
@@ -19,8 +19,6 @@ pub(crate) enum ShellError {
     LaunchAtLogin(String),
     #[error(transparent)]
     Window(#[from] tauri::Error),
-    #[error(transparent)]
-    Notify(#[from] sidecar_proactive::NotifyError),
     #[error(transparent)]
     Store(#[from] sidecar_store::StoreError),
 }

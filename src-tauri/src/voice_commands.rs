@@ -11,21 +11,17 @@ use tauri::AppHandle;
 use crate::commands::{blocking, CommandError, Core, SaidBy};
 use crate::preference_commands::HotkeyRefusal;
 
-fn refused(unheard: sidecar_voice::Unheard) -> CommandError {
-    CommandError { message: unheard.0, retryable: false, cancelled: false }
-}
-
 /// Opens the microphone (and silences a reply being said); the level and the states
 /// arrive as core events.
 #[tauri::command]
 pub(crate) fn voice_start(core: Core<'_>) -> Result<(), CommandError> {
-    core.start_talking().map_err(refused)
+    core.start_talking().map_err(CommandError::from)
 }
 
 /// Stops listening; the words said, and whether to read them over before sending.
 #[tauri::command]
 pub(crate) async fn voice_finish(core: Core<'_>) -> Result<Heard, CommandError> {
-    core.finish_talking().await.map_err(refused)
+    core.finish_talking().await.map_err(CommandError::from)
 }
 
 #[tauri::command]
@@ -83,7 +79,7 @@ pub(crate) async fn set_speaks_here(core: Core<'_>, on: bool) -> Result<bool, Co
 /// Settings → Voice: listens for three seconds; what was heard.
 #[tauri::command]
 pub(crate) async fn voice_test_microphone(core: Core<'_>) -> Result<String, CommandError> {
-    core.test_microphone().await.map_err(refused)
+    core.test_microphone().await.map_err(CommandError::from)
 }
 
 /// Settings → Voice: a sentence said aloud.

@@ -23,7 +23,7 @@ commands! {
 
     /// What another device's microphone recorded (a phone's browser), written down here.
     async fn transcribe_clip(core, clip: String) -> Result<crate::Heard, CommandError> {
-        core.transcribe_clip(&clip).await.map_err(|unheard| CommandError { message: unheard.0, retryable: false, cancelled: false })
+        Ok(core.transcribe_clip(&clip).await?)
     }
 
     async fn stop_reply(core) -> Result<bool, CommandError> {

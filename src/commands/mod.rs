@@ -76,6 +76,13 @@ impl CommandError {
     }
 }
 
+/// A recording that gave no words: its words for the user, with nothing to retry.
+impl From<sidecar_voice::Unheard> for CommandError {
+    fn from(unheard: sidecar_voice::Unheard) -> Self {
+        Self { message: unheard.0, retryable: false, cancelled: false }
+    }
+}
+
 /// The core's errors for the window: `.said(&core)` says one in the language the user
 /// has chosen now, read from the core's preferences at that moment.
 pub trait SaidBy<T> {
