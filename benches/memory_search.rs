@@ -42,8 +42,8 @@ async fn main() {
         let tally = tallies.entry(conversation.part.clone()).or_default();
         for q in &conversation.questions {
             let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i]).collect();
-            let everything = core.search_memory(&q.question, usize::MAX, false).await.unwrap();
-            let budgeted = core.recall(&q.question, 4000).await.unwrap();
+            let everything = core.recall_service().browse(&q.question, usize::MAX, false).await.unwrap();
+            let budgeted = core.recall_service().search(&q.question, 4000).await.unwrap();
             let ranked = core.recall_service().search(&q.question, usize::MAX / 2).await.unwrap();
             let is_evidence = |h: &sidecar_memory::RecallHit| h.source == "message" && evidence.contains(&h.id);
             tally.questions += 1;

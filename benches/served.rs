@@ -71,7 +71,7 @@ async fn main() {
     let (mut inside, mut mcp, mut rest) = (Vec::new(), Vec::new(), Vec::new());
     for query in &queries {
         let started = Instant::now();
-        core.recall(query, 1500).await.unwrap();
+        core.recall_service().search(query, 1500).await.unwrap();
         inside.push(started.elapsed());
         let started = Instant::now();
         let answer = session.call("recall", json!({"query": query}).as_object().cloned().unwrap()).await.unwrap();

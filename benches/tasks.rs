@@ -66,7 +66,7 @@ async fn main() {
     }
     let mut events = core.events().subscribe();
     let cancel = CancellationToken::new();
-    let looping = tokio::spawn(core.clone().run_tasks(cancel.clone()));
+    let looping = tokio::spawn(core.task_runner().clone().run(cancel.clone()));
     let mut delays = Vec::new();
     while delays.len() < RUNS {
         if let Ok(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id, .. })) = events.recv().await {
@@ -96,7 +96,7 @@ async fn main() {
         core.reminders().set(&format!("Call the plumber about the boiler, take {hour}"), &format!("in {} hours", hour + 1)).await.ok();
     }
     let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
-    core.run_task_now(brief.id).await.unwrap();
+    core.task_runner().run_now(brief.id).await.unwrap();
     let request = server.requests.lock().unwrap().last().cloned().unwrap();
     let brief_tokens = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
     println!("  prompt of a morning brief (5 reminders, 8 task results, the weather tool): {brief_tokens} tokens (goal ≤ 2,000)");

@@ -39,7 +39,7 @@ commands! {
     }
 
     async fn model_status(core) -> Result<ModelStatus, CommandError> {
-        Ok(core.model_status())
+        Ok(core.models().status())
     }
 
     async fn list_checkpoints(core) -> Result<Vec<Checkpoint>, CommandError> {

@@ -103,7 +103,7 @@ commands! {
             if let Err(error) = c.knowledge().catch_up() {
                 tracing::warn!(%error, "learnings.md could not be re-read for the Memory view");
             }
-            MemoryReport { facts: c.facts(), problems: c.knowledge_problems(), conflicts: c.knowledge().conflicts() }
+            MemoryReport { facts: c.knowledge().facts(), problems: c.knowledge().malformed(), conflicts: c.knowledge().conflicts() }
         })
         .await)
     }
@@ -118,7 +118,7 @@ commands! {
     }
 
     async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<sidecar_memory::MemoryPage, CommandError> {
-        core.search_memory(&query, pages, weaker).await.said(&core)
+        core.recall_service().browse(&query, pages, weaker).await.said(&core)
     }
 
     async fn edit_fact(core, line: usize, expected: String, text: String, category: sidecar_memory::Category) -> Result<(), CommandError> {
@@ -130,11 +130,11 @@ commands! {
     }
 
     async fn read_profile(core, file: ProfileFile) -> Result<ProfileText, CommandError> {
-        let (text, version) = blocking(&core, move |c| c.profile(file)).await.said(&core)?;
+        let (text, version) = blocking(&core, move |c| c.knowledge().profile(file)).await.said(&core)?;
         Ok(ProfileText { text, version })
     }
 
     async fn save_profile(core, file: ProfileFile, text: String, version: String) -> Result<String, CommandError> {
-        blocking(&core, move |c| c.save_profile(file, &text, &version)).await.said(&core)
+        blocking(&core, move |c| c.knowledge().save_profile(file, &text, &version)).await.said(&core)
     }
 }

@@ -27,7 +27,7 @@ commands! {
 
     /// Runs a task now (or the late time it asked about); its reply's message id.
     async fn run_task_now(core, id: i64) -> Result<Option<i64>, CommandError> {
-        core.run_task_now(id).await.said(&core)
+        core.task_runner().run_now(id).await.said(&core)
     }
 
     /// The user said not to run the late time a task asked about.

@@ -123,18 +123,4 @@ impl Companion {
         let report = self.mirror_reminders().await?;
         Ok((self.calendar.view().await?, report))
     }
-
-    /// Today's events from now on, as a brief says them ("09:00–10:00 Dentist").
-    pub(crate) async fn todays_events(&self) -> Vec<String> {
-        let (now, zone) = (self.clock.now(), self.clock.zone());
-        let end = self.clock.start_of(self.clock.local_today() + chrono::Duration::days(1));
-        let found = self.calendar.between(now, end).await.unwrap_or_default();
-        found
-            .iter()
-            .map(|o| match o.all_day {
-                true => format!("{}: {}", sidecar_tasks::all_day(self.lang), o.summary),
-                false => format!("{}–{} {}", o.start.with_timezone(&zone).format("%H:%M"), o.end.with_timezone(&zone).format("%H:%M"), o.summary),
-            })
-            .collect()
-    }
 }

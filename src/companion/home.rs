@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
-use super::aloud::{ReplyStep, ReplyTexts};
 use super::devices::TURNS;
 use super::devices_sink::{tagged, DeviceNotification, DEVICE_NOTIFICATION};
 use super::Companion;
@@ -26,6 +25,7 @@ use crate::devices_error::DevicesError;
 use sidecar_domain::Secrets;
 use sidecar_link::{pair, words, CallFailure, Home, LinkClient, LinkState};
 use sidecar_proactive::NotificationAction;
+use sidecar_voice::{ReplyFollower, ReplyStep, ReplyTexts};
 
 /// The event the window hears when the link to the home core changes.
 pub const HOME_LINK: &str = "home_link";
@@ -240,7 +240,7 @@ impl Companion {
 /// window when the link goes down, comes back or is refused.
 async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
     let (mut events, mut state) = (client.events(), client.state());
-    let mut saying = None;
+    let mut follower = ReplyFollower::default();
     loop {
         tokio::select! {
             event = events.recv() => match event {
@@ -255,7 +255,7 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                     let step = reply_step(&event, &core.home.asked);
                     let _ = core.home.window.send(event);
                     if let Some(step) = step {
-                        core.follow_reply(step, &mut saying, &HomeTexts(&client)).await;
+                        core.follow_reply(step, &mut follower, &HomeTexts(&client)).await;
                     }
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => tracing::warn!(missed, "this device fell behind the home's events"),

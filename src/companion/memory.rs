@@ -7,8 +7,6 @@ use super::Companion;
 use crate::error::CompanionError;
 use sidecar_memory::Category;
 use sidecar_memory::KnowledgeStore;
-use sidecar_memory::ListedFact;
-use sidecar_memory::Malformed;
 use sidecar_memory::SaveOutcome;
 
 impl Companion {
@@ -16,26 +14,6 @@ impl Companion {
     /// running meanwhile keeps its own count.
     pub async fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
         Ok(self.knowledge.save(text, category, self.clock.local_today()).await?)
-    }
-
-    pub fn facts(&self) -> Vec<ListedFact> {
-        self.knowledge.facts()
-    }
-
-    /// Lines of learnings.md that could not be read (kept in the file as they are).
-    pub fn knowledge_problems(&self) -> Vec<Malformed> {
-        self.knowledge.malformed()
-    }
-
-    /// Searches all messages and facts, packed into `budget_tokens`.
-    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<sidecar_memory::RecallResults, CompanionError> {
-        Ok(self.recall.search(query, budget_tokens).await?)
-    }
-
-    /// The Memory view's search: the best `pages` pages of matches that clear the
-    /// relevance cut (or, with `weaker`, of all of them), and how many more there are.
-    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<sidecar_memory::MemoryPage, CompanionError> {
-        Ok(self.recall.browse(query, pages, weaker).await?)
     }
 
     /// Recall itself, for a search in a chosen mode.
@@ -46,11 +24,6 @@ impl Companion {
     /// Recall by meaning: its embedder, vectors and background work.
     pub fn meaning(&self) -> &Arc<sidecar_memory::MeaningIndex> {
         self.recall.meaning()
-    }
-
-    /// Imports messages from JSON lines (see [`sidecar_data::DataService::import_jsonl`]).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<sidecar_data::JsonlImport, sidecar_data::DataError> {
-        self.data.import_jsonl(bytes).await
     }
 
     /// Settings → Memory: which embedder recall by meaning uses.
@@ -104,15 +77,5 @@ impl Companion {
     /// made outside Sidecar, checking every `interval`.
     pub fn watch_knowledge(&self, interval: std::time::Duration) -> impl std::future::Future<Output = ()> + Send + 'static {
         sidecar_memory::watch(self.knowledge.clone(), self.events.emitter(crate::events::CoreEvent::Memory), interval)
-    }
-
-    /// SOUL.md or user.md with its version, for the editors in the Memory view.
-    pub fn profile(&self, file: sidecar_memory::ProfileFile) -> Result<(String, String), CompanionError> {
-        Ok(self.knowledge.profile(file)?)
-    }
-
-    /// Saves an edited SOUL.md or user.md; refused if the file changed since it was read.
-    pub fn save_profile(&self, file: sidecar_memory::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
-        Ok(self.knowledge.save_profile(file, text, version)?)
     }
 }

@@ -39,6 +39,7 @@ mod memory;
 mod running;
 mod serving;
 mod standard_tools;
+mod task_services;
 mod tasks;
 mod voice;
 mod web_files;
@@ -86,6 +87,8 @@ pub struct Companion {
     reminders: Arc<ReminderService>,
     /// Scheduled tasks: their rows, their looks, the user's edits.
     tasks: Arc<sidecar_tasks::Tasks>,
+    /// Runs what is due and delivers the results.
+    runner: Arc<sidecar_tasks::Runner>,
     /// The CalDAV account and its calendars.
     calendar: Arc<sidecar_calendar::CalendarService>,
     /// The calendar's tools, and where they are offered while an account is connected.
@@ -296,10 +299,6 @@ impl Companion {
     /// does not wait for the offline server to load.
     pub(crate) async fn warm_up(&self) -> Result<(), CompanionError> {
         Ok(self.models.warm_up().await?)
-    }
-
-    pub fn model_status(&self) -> crate::events::ModelStatus {
-        self.models.status()
     }
 
     /// Token and cost totals since `since` (RFC 3339), or overall.

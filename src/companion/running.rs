@@ -131,7 +131,7 @@ impl Companion {
         if delivery == Delivery::Here {
             // Only the process that delivers runs the tasks (the runs' records keep a
             // second one from doubling a run all the same).
-            loops.push(tokio::spawn(self.clone().run_tasks(cancel.clone())));
+            loops.push(tokio::spawn(self.runner.clone().run(cancel.clone())));
         }
         loops.extend([
             tokio::spawn(self.watch_knowledge(sidecar_memory::POLL_INTERVAL)),

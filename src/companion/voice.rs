@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::aloud::{Aloud, ReplyStep};
+use super::aloud::{reply_step, Stored};
 use super::Companion;
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
@@ -244,17 +244,17 @@ impl Companion {
     pub(crate) async fn speak_replies(self: Arc<Self>) {
         use tokio::sync::broadcast::error::RecvError;
         let mut events = self.events.subscribe();
-        let mut saying: Option<Aloud> = None;
+        let mut follower = sidecar_voice::ReplyFollower::default();
         loop {
             match events.recv().await {
                 Ok(CoreEvent::Chat(event)) => {
-                    if let Some(step) = ReplyStep::of(event) {
-                        self.follow_reply(step, &mut saying, &self.store).await;
+                    if let Some(step) = reply_step(event) {
+                        self.follow_reply(step, &mut follower, &Stored(&self.store)).await;
                     }
                 }
                 Ok(CoreEvent::Reminders(ReminderEvent::ReminderDelivered { message_id, .. }))
                 | Ok(CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. })) => {
-                    if saying.as_ref().is_none_or(|aloud| !aloud.open) {
+                    if !follower.is_open() {
                         self.say_unprompted(message_id).await;
                     }
                 }

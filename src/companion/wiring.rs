@@ -372,7 +372,17 @@ impl Companion {
         let Ground { clock, lang, store, events, warnings, .. } = ground;
         let Assembled { preferences, updates, memory, models, features, tools, chat, speech, talk, phones, hosting } = parts;
         let data_dir: PathBuf = options.data_dir;
+        let for_tasks = super::task_services::ForTasks {
+            conversation: chat.conversation.clone(),
+            proactive: features.proactive.clone(),
+            reminders: features.reminders.clone(),
+            calendar: features.calendar.clone(),
+            context: features.context.clone(),
+            models: models.clone(),
+            preferences: preferences.clone(),
+        };
         Self {
+            runner: Arc::new(sidecar_tasks::Runner::new(features.tasks.clone(), clock.clone(), Arc::new(for_tasks))),
             devices: Arc::new(devices::DeviceLink::new(store.clone(), data_dir.clone())),
             home: Arc::new(home::HomeLink::new(&data_dir, options.secrets.clone())),
             providers: sidecar_llm::ProviderAdmin::new(models.clone(), options.secrets),

@@ -20,7 +20,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from webdriver import Session  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / ".e2e"
+# `E2E_SHARD` names one of the suites `make test-e2e` runs side by side: each has its own
+# D-Bus session, display, artifacts and app processes.
+SHARD = os.environ.get("E2E_SHARD", "")
+ARTIFACTS = ROOT / ".e2e" / SHARD
 
 
 # Where the header's tabs and its controls sit: one row when their tops meet.
@@ -73,9 +76,24 @@ def wait_until(check, timeout, what):
 
 
 def app_pids(binary) -> list[int]:
-    """The processes running the app binary at this path."""
-    out = subprocess.run(["pgrep", "-f", f"^{binary}"], capture_output=True, text=True)
-    return [int(p) for p in out.stdout.split()]
+    """The processes running the app binary at this path on this run's display (another
+    shard's apps are not this one's)."""
+    return pids_on_display(["-f", f"^{binary}"])
+
+
+def pids_on_display(pgrep_args) -> list[int]:
+    """The processes `pgrep` finds with these arguments that run on this run's display."""
+    out = subprocess.run(["pgrep", *pgrep_args], capture_output=True, text=True)
+    display = os.environ.get("DISPLAY", "")
+    return [int(p) for p in out.stdout.split() if on_display(int(p), display)]
+
+
+def on_display(pid, display):
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return not display or f"DISPLAY={display}".encode() in environ
 
 
 def end_app(binary):
@@ -223,7 +241,8 @@ class Desktop:
 
 
 def free_display():
-    for n in range(99, 199):
+    first = 99 + 50 * (ord(SHARD[0]) - ord("a")) if SHARD else 99
+    for n in range(first, first + 50):
         if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
             return n
     raise RuntimeError("no free X display number")
@@ -237,7 +256,7 @@ def port_open(port):
 @pytest.fixture(scope="session")
 def desktop(tmp_path_factory):
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir()
+    ARTIFACTS.mkdir(parents=True)
     d = Desktop(tmp_path_factory.mktemp("desktop"))
     yield d
     for pid in d.app_pids():

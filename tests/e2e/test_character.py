@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import add_reminder_on_page, daytime_zone, free_port, port_open, wait_until
+from conftest import add_reminder_on_page, daytime_zone, free_port, pids_on_display, port_open, wait_until
 from webdriver import Session
 
 TITLE = "^Sidecar character$"
@@ -461,8 +461,8 @@ def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
         assert (w, h) == (2 * REST, 2 * REST), (w, h)
         to_character(session)
         wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 30, "not dark")
-        web = subprocess.run(["pgrep", "-c", "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
-        assert web == "1", f"{web} web processes: the character shares the chat's"
+        web = len(pids_on_display(["WebKitWebProces"]))
+        assert web == 1, f"{web} web processes: the character shares the chat's"
         time.sleep(0.5)
         shot(desktop, "idle-2x-dark")
         listen_think_and_ask(desktop, session, vault, "2x-dark")

@@ -31,9 +31,11 @@ def test_a_message_gets_a_streamed_reply_from_the_offline_model(desktop, data_di
         session.send_keys(composer, "Hello! Tell me a short fact about the sea.")
         session.send_keys(composer, "\ue007")  # Enter
 
-        # Watch the reply grow: a streamed reply is seen at several lengths.
+        # Watch the reply grow: a streamed reply is seen at several lengths. The offline
+        # model shares two cores with the other suites under `make test`: a wait, not a
+        # measure of its speed (that is `make figures`).
         lengths = set()
-        deadline = time.time() + 60
+        deadline = time.time() + 180
         while time.time() < deadline:
             streaming = session.texts("[data-testid=streaming-message] .content")
             if streaming:
@@ -56,7 +58,7 @@ def test_a_message_gets_a_streamed_reply_from_the_offline_model(desktop, data_di
 def test_the_conversation_is_still_there_after_a_restart(desktop, data_dir):
     session = desktop.launch(data_dir)
     try:
-        session.wait_for("[data-testid=message-assistant]", 15)
+        session.wait_for("[data-testid=message-assistant]", 30)
         users = session.texts("[data-testid=message-user] .content")
         assert users == ["Hello! Tell me a short fact about the sea."]
         assert len(session.texts("[data-testid=message-assistant] .content")) == 1

@@ -117,8 +117,9 @@ def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path
         level = "var m = document.querySelector('.voice-level'); return m ? m.getAttribute('aria-valuenow') : '0'"
         wait_until(lambda: float(session.script(level) or 0) > 0.01, 10, "the meter stayed still")
         assert playing.wait(timeout=30) == 0
-        # The words show while listening, before anything is sent.
-        wait_until(lambda: "amiable" in " ".join(session.texts("[data-testid=voice-draft]")).lower(), 15, "no words shown while listening")
+        # The words show while listening, before anything is sent (Whisper shares two
+        # cores with the other suites under `make test`: a wait, not a measure).
+        wait_until(lambda: "amiable" in " ".join(session.texts("[data-testid=voice-draft]")).lower(), 60, "no words shown while listening")
         assert len(session.texts("[data-testid=message-user]")) == 1
         desktop.screenshot("voice-listening")
         # The second press is push-to-talk's global shortcut, as from any app.
@@ -158,7 +159,7 @@ def test_a_reminder_said_in_spanish_while_the_key_is_held_is_set(desktop, tmp_pa
         said = session.texts("[data-testid=message-user]")[-1].lower()
         assert "llamar a ana" in said and "mañana" in said, said
         wait_until(lambda: any('te recordaré "llamar a Ana"' in t for t in session.texts("[data-testid=message-assistant] .content")),
-                   30, "the reminder was not confirmed")
+                   90, "the reminder was not confirmed")
         desktop.screenshot("voice-reminder-es")
         rows = sqlite3.connect(data / "sidecar.db").execute("SELECT message, due_at, state FROM reminders").fetchall()
         # The machine's zone is UTC here: tomorrow at 09:00.

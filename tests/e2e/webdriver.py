@@ -126,7 +126,12 @@ class Session:
         section in the list."""
         self.tap("[data-testid=nav-settings]", timeout)
         self.tap(f"[data-testid=settings-nav-{section}]", timeout)
-        return self.wait_for(f"[data-testid=settings-section-{section}]:not([hidden])", timeout)
+        shown = self.wait_for(f"[data-testid=settings-section-{section}]:not([hidden])", timeout)
+        # Shown before Settings has read what it shows (a busy machine): wait for its words.
+        deadline = time.time() + timeout
+        while not self.text(shown).strip() and time.time() < deadline:
+            time.sleep(0.05)
+        return shown
 
     def screenshot(self, path):
         import base64

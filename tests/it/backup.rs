@@ -69,12 +69,12 @@ async fn fill(core: &Companion, messages: &[String], facts: &[String], profile: 
         .enumerate()
         .map(|(i, m)| serde_json::json!({"role": if i % 2 == 0 { "user" } else { "assistant" }, "content": m}).to_string() + "\n")
         .collect();
-    core.import_jsonl(lines.as_bytes()).await.unwrap();
+    core.data().import_jsonl(lines.as_bytes()).await.unwrap();
     for fact in facts {
         core.knowledge().begin_turn();
         let _ = core.remember(fact, Category::General).await;
     }
-    let (_, version) = core.profile(sidecar_memory::ProfileFile::User).unwrap();
+    let (_, version) = core.knowledge().profile(sidecar_memory::ProfileFile::User).unwrap();
     core.knowledge().save_profile(sidecar_memory::ProfileFile::User, profile, &version).unwrap();
 }
 
@@ -235,14 +235,14 @@ async fn chatgpt_and_claude_exports_join_recall_with_their_ids_and_dates() {
     let report = core.data().import_chat_export(CHATGPT.as_bytes()).await.unwrap();
     assert_eq!((report.from.as_str(), report.conversations, report.messages), ("ChatGPT", 1, 3));
     assert_eq!(report.problems.len(), 1, "the broken conversation is reported: {:?}", report.problems);
-    let hits = core.recall("Douro", 500).await.unwrap().hits;
+    let hits = core.recall_service().search("Douro", 500).await.unwrap().hits;
     assert_eq!(hits[0].external_id.as_deref(), Some("b"));
     assert!(hits[0].timestamp.starts_with("2023-11-14"), "{}", hits[0].timestamp);
-    assert!(core.recall("regenerated", 500).await.unwrap().hits.is_empty(), "only the branch shown in ChatGPT is imported");
+    assert!(core.recall_service().search("regenerated", 500).await.unwrap().hits.is_empty(), "only the branch shown in ChatGPT is imported");
 
     let report = core.data().import_chat_export(CLAUDE.as_bytes()).await.unwrap();
     assert_eq!((report.from.as_str(), report.messages), ("Claude", 2));
-    let hits = core.recall("gazpacho", 500).await.unwrap().hits;
+    let hits = core.recall_service().search("gazpacho", 500).await.unwrap().hits;
     assert_eq!(hits[0].external_id.as_deref(), Some("m1"));
     let titles: Vec<(Option<String>,)> = sqlx::query_as("SELECT title FROM conversations").fetch_all(core.store().pool()).await.unwrap();
     assert!(titles.contains(&(Some("Recetas".into()),)), "imported chats keep their titles: {titles:?}");

@@ -64,10 +64,10 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
     // Delete: hidden at once, also from recall; undo brings it back.
     core.chats().delete(second).await.unwrap();
     assert!(!core.chats().list(None).await.unwrap().1.iter().any(|c| c.id == second));
-    assert!(core.recall("Lisbon", 500).await.unwrap().hits.is_empty());
+    assert!(core.recall_service().search("Lisbon", 500).await.unwrap().hits.is_empty());
     assert!(core.chats().undelete(second).await.unwrap());
     assert!(core.chats().list(None).await.unwrap().1.iter().any(|c| c.id == second));
-    assert!(!core.recall("Lisbon", 500).await.unwrap().hits.is_empty());
+    assert!(!core.recall_service().search("Lisbon", 500).await.unwrap().hits.is_empty());
 
     // Deleted for good once the undo window has passed.
     core.chats().delete(second).await.unwrap();
@@ -79,7 +79,7 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
 
     // A memory search hit opens its conversation.
     core.context().new_conversation().await.unwrap();
-    let hit = core.recall("promoted", 500).await.unwrap().hits.into_iter().find(|h| h.source == "message").unwrap();
+    let hit = core.recall_service().search("promoted", 500).await.unwrap().hits.into_iter().find(|h| h.source == "message").unwrap();
     tick(1);
     assert_eq!(core.chats().open_at(hit.id).await.unwrap(), first);
     assert_eq!(core.chats().list(None).await.unwrap().0, first);

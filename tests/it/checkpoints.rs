@@ -78,7 +78,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     let error = core.context().set_checkpoint_status(1, CheckpointStatus::Resumed).await.unwrap_err();
     assert!(error.to_string().contains("cannot become resumed"), "{error}");
     // Recall finds what the checkpoint says.
-    let hits = core.recall("Alfama", 500).await.unwrap().hits;
+    let hits = core.recall_service().search("Alfama", 500).await.unwrap().hits;
     assert!(hits.iter().any(|h| h.source == "checkpoint"), "{hits:?}");
 }
 
@@ -169,7 +169,7 @@ async fn edits_in_another_editor_are_picked_up_and_bad_lines_reported() {
     watcher.abort();
     assert_eq!(problems.len(), 1);
     assert!(problems[0].text.contains("roto"));
-    assert!(core.facts().iter().any(|f| f.fact.text == "Toca el violín"));
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text == "Toca el violín"));
 }
 
 /// A loaded machine starts the loops seconds after the window shows the facts: an edit
@@ -193,7 +193,7 @@ async fn an_edit_made_before_the_watch_starts_is_picked_up() {
     .await
     .expect("the edit is noticed");
     watcher.abort();
-    assert!(core.facts().iter().any(|f| f.fact.text == "Plays the cello"));
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text == "Plays the cello"));
 }
 
 #[tokio::test]
@@ -201,11 +201,11 @@ async fn profile_files_are_edited_with_a_stale_check() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
-    let (text, version) = core.profile(ProfileFile::User).unwrap();
+    let (text, version) = core.knowledge().profile(ProfileFile::User).unwrap();
     assert!(text.contains("Profile") || text.contains("Perfil"));
-    let new_version = core.save_profile(ProfileFile::User, "# Profile\n\n- Name: Ana\n", &version).unwrap();
+    let new_version = core.knowledge().save_profile(ProfileFile::User, "# Profile\n\n- Name: Ana\n", &version).unwrap();
     assert_ne!(new_version, version);
-    let error = core.save_profile(ProfileFile::User, "# lost\n", &version).unwrap_err();
+    let error = core.knowledge().save_profile(ProfileFile::User, "# lost\n", &version).unwrap_err();
     assert!(error.to_string().contains("changed on disk"), "{error}");
     core.send("hi").await.unwrap();
     let system = server.last_request()["messages"][0]["content"].as_str().unwrap().to_string();

@@ -195,5 +195,5 @@ async fn no_provider_and_no_offline_model_says_what_to_do() {
     assert!(error.contains("SIDECAR_RUNTIME"), "{error}");
     // The message is kept, so Retry can answer it once a model is configured.
     assert_eq!(core.history(5).await.unwrap()[0].content, "hello");
-    assert!(matches!(core.model_status(), sidecar::ModelStatus::Unavailable { .. }));
+    assert!(matches!(core.models().status(), sidecar::ModelStatus::Unavailable { .. }));
 }

@@ -223,13 +223,13 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     assert!(log.calls >= 3, "several folds in 500 turns (got {})", log.calls);
 
     // Every fact stated is reachable: in the prompt, in learnings, or through recall.
-    let learned: Vec<String> = core.facts().into_iter().map(|f| f.fact.text).collect();
+    let learned: Vec<String> = core.knowledge().facts().into_iter().map(|f| f.fact.text).collect();
     let truncated_log = std::fs::read_to_string(dir.path().join("truncated_messages.jsonl")).unwrap_or_default();
     for turn in (0..TURNS).filter(|t| t % 20 == 5) {
         let word = format!("Zarelda{turn}");
         let in_learnings = learned.iter().any(|f| f.contains(&word));
         let in_prompt = chat.last().unwrap().to_string().contains(&word);
-        let recalled = core.recall(&word, 500).await.unwrap().hits.iter().any(|h| h.snippet.contains(&word));
+        let recalled = core.recall_service().search(&word, 500).await.unwrap().hits.iter().any(|h| h.snippet.contains(&word));
         assert!(in_learnings || in_prompt || recalled, "{word} is lost");
         assert!(recalled, "{word} is not found by recall");
     }

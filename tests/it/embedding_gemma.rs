@@ -33,7 +33,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
     let dir = tempfile::tempdir().unwrap();
     {
         let core = open_gemma(dir.path()).await;
-        core.import_jsonl(&lines(HISTORY)).await.unwrap();
+        core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
         assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
         assert_eq!(core.meaning().state(), MeaningState::Ready { model: GEMMA_MODEL.into() });
         let log = std::fs::read_to_string(dir.path().join("logs/embedder.log")).unwrap();
@@ -51,7 +51,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
         let question = "What did I say about my sibling's new job?";
         let meaning = core.recall_service().search_in(question, 2000, RecallMode::Meaning).await.unwrap();
         assert!(meaning.hits[0].snippet.contains("enfermera"), "{:?}", meaning.hits);
-        let hybrid = core.recall(question, 2000).await.unwrap();
+        let hybrid = core.recall_service().search(question, 2000).await.unwrap();
         assert_eq!(hybrid.words_only, None);
         assert!(hybrid.hits[0].snippet.contains("enfermera"), "{:?}", hybrid.hits);
 
@@ -60,7 +60,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
         assert_eq!(servers.len(), 1, "one server for this companion: {servers:?}");
         unsafe { libc::kill(servers[0], libc::SIGKILL) };
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let again = core.recall("¿Qué estoy leyendo?", 2000).await.unwrap();
+        let again = core.recall_service().search("¿Qué estoy leyendo?", 2000).await.unwrap();
         assert_eq!(again.words_only, None, "the server was started again");
         assert!(again.hits[0].snippet.contains("novela"), "{:?}", again.hits);
     }
@@ -72,7 +72,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
 
 /// The current facts' texts.
 fn current(core: &Companion) -> Vec<String> {
-    core.facts().into_iter().filter(|f| f.fact.superseded.is_none()).map(|f| f.fact.text).collect()
+    core.knowledge().facts().into_iter().filter(|f| f.fact.superseded.is_none()).map(|f| f.fact.text).collect()
 }
 
 #[tokio::test]
@@ -120,9 +120,9 @@ async fn a_damaged_embeddinggemma_file_says_what_to_do_and_recall_keeps_working_
     let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").unwrap();
     settings.local_model.runtime = Some(runtime);
     let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
 
-    let results = core.recall("kitchen tap", 500).await.unwrap();
+    let results = core.recall_service().search("kitchen tap", 500).await.unwrap();
     assert!(results.hits[0].snippet.contains("tap"), "{:?}", results.hits);
     let why = results.words_only.expect("it says meaning was not used");
     assert!(why.contains("may be damaged") && why.contains("reinstall Sidecar") && why.contains("embedder.log"), "{why}");
@@ -143,7 +143,7 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
     let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
     settings.local_model.runtime = Some(runtime.clone());
     let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     // What "automatic" resolves to on a computer with the memory (the rule by memory is
     // the memory crate's unit test).
     let gemma = sidecar_memory::GemmaFiles::locate(Some(&runtime)).unwrap();
@@ -152,7 +152,7 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
 
     assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
     assert_eq!(core.meaning().state(), MeaningState::Ready { model: sidecar_memory::LOCAL_MODEL.into() });
-    let results = core.recall("What did I say about my sibling's new job?", 500).await.unwrap();
+    let results = core.recall_service().search("What did I say about my sibling's new job?", 500).await.unwrap();
     assert!(results.words_only.is_none(), "{:?}", results.words_only);
     assert!(results.hits[0].snippet.contains("enfermera"), "{:?}", results.hits);
     // Settings names the light one and says it stands in, where EmbeddingGemma suits.

@@ -17,7 +17,7 @@ async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
 
 /// The current facts: (category, text, weight).
 fn current(core: &Companion) -> Vec<(Category, String, u8)> {
-    core.facts().into_iter().filter(|f| f.fact.superseded.is_none()).map(|f| (f.category, f.fact.text, f.fact.weight)).collect()
+    core.knowledge().facts().into_iter().filter(|f| f.fact.superseded.is_none()).map(|f| (f.category, f.fact.text, f.fact.weight)).collect()
 }
 
 #[tokio::test]
@@ -29,7 +29,7 @@ async fn bug_08_coffee_every_day_and_loving_coffee_are_one_fact_kept_in_health()
         let outcome = core.remember(love, Category::Preferences).await.unwrap();
         assert_eq!(outcome, SaveOutcome::KeptInHealth { requested: Category::Preferences, weight: 2 }, "{love:?}");
         assert_eq!(current(&core), [(Category::Health, habit.to_string(), 2)], "one fact, the wording that says more");
-        let fact = core.facts().remove(0).fact;
+        let fact = core.knowledge().facts().remove(0).fact;
         assert!(fact.learned <= fact.confirmed, "both dates kept");
     }
 }
@@ -55,7 +55,7 @@ async fn bug_01_a_job_left_is_history_and_the_new_one_is_the_only_current_fact()
         let outcome = core.remember(change, Category::Work).await.unwrap();
         assert_eq!(outcome, SaveOutcome::Superseded { category: Category::Work, old: job.to_string() }, "{change:?}");
         assert_eq!(current(&core), [(Category::Work, change.to_string(), 1)]);
-        let old = core.facts().into_iter().find(|f| f.fact.text == job).expect("the old job is kept as history");
+        let old = core.knowledge().facts().into_iter().find(|f| f.fact.text == job).expect("the old job is kept as history");
         assert!(old.fact.superseded.is_some());
         let (_, block, _) = core.knowledge().prompt_parts(chrono::Utc::now().date_naive(), 600, |t| t.split_whitespace().count());
         assert!(block.contains("startup") && !block.contains(&format!("- {job}")), "{block}");
@@ -91,7 +91,7 @@ async fn bugs_03_and_11_close_in_meaning_but_different_facts_stay_apart() {
         core.remember(first, category).await.unwrap();
         let outcome = core.remember(second, category).await.unwrap();
         assert!(matches!(outcome, SaveOutcome::New { .. } | SaveOutcome::NeedsConfirmation { .. }), "{first:?} / {second:?}: {outcome:?}");
-        assert_eq!(core.facts().len(), 2, "{first:?} / {second:?}");
+        assert_eq!(core.knowledge().facts().len(), 2, "{first:?} / {second:?}");
     }
 }
 
@@ -134,7 +134,7 @@ async fn facts_written_twice_before_are_merged_once_and_related_ones_are_left() 
     core.meaning().catch_up(None).await.unwrap();
     let facts = current(&core);
     assert_eq!(facts.len(), 5, "{facts:?}");
-    let coffee = core.facts().into_iter().find(|f| f.fact.text.contains("café")).unwrap();
+    let coffee = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("café")).unwrap();
     assert_eq!((coffee.category, coffee.fact.text.as_str(), coffee.fact.weight), (Category::Health, "Tomo café todos los días", 5));
     assert_eq!((coffee.fact.learned.to_string(), coffee.fact.confirmed.to_string()), ("2026-01-10".into(), "2026-06-01".into()), "both dates kept");
     assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0, "a second pass finds nothing new");
@@ -174,7 +174,7 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
             "SAME" if routed => assert_eq!(current(&core)[0].2, 2, "reinforced"),
             "REPLACES" => {
                 assert_eq!(current(&core)[0].1, "I'm a guitarist");
-                assert!(core.facts().iter().any(|f| f.fact.text == "I play the guitar" && f.fact.superseded.is_some()), "kept as history");
+                assert!(core.knowledge().facts().iter().any(|f| f.fact.text == "I play the guitar" && f.fact.superseded.is_some()), "kept as history");
             }
             _ => {}
         }

@@ -54,14 +54,14 @@ async fn json_lines_are_kept_once_by_id_or_by_words_and_time() {
                 {\"role\":\"user\",\"content\":\"hola\",\"id\":\"m1\"}\n\
                 {\"role\":\"assistant\",\"content\":\"¿qué tal?\",\"timestamp\":\"2023-10-22T09:55:00Z\"}\n\
                 {\"role\":\"user\",\"content\":\"ok\"}\n";
-    let first = core.import_jsonl(file.as_bytes()).await.unwrap();
+    let first = core.data().import_jsonl(file.as_bytes()).await.unwrap();
     assert_eq!((first.imported, first.already), (3, 1), "the id twice in the file is kept once: {first:?}");
     assert!(first.problems.is_empty(), "the byte order mark is no problem: {:?}", first.problems);
-    let again = core.import_jsonl(file.as_bytes()).await.unwrap();
+    let again = core.data().import_jsonl(file.as_bytes()).await.unwrap();
     // A line with neither id nor time cannot be known again: it is stored once more.
     assert_eq!((again.imported, again.already), (1, 3), "{again:?}");
     // The same id from another app with other words is another message.
-    let other = core.import_jsonl(b"{\"role\":\"user\",\"content\":\"adios\",\"id\":\"m1\"}\n").await.unwrap();
+    let other = core.data().import_jsonl(b"{\"role\":\"user\",\"content\":\"adios\",\"id\":\"m1\"}\n").await.unwrap();
     assert_eq!((other.imported, other.already), (1, 0));
 }
 

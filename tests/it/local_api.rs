@@ -80,7 +80,7 @@ async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     let (status, error) = call(&http, reqwest::Method::POST, &format!("{base}/v1/facts"), Some(&reader), Some(json!({"text": "I like jazz"}))).await;
     assert_eq!((status, error["error"]["type"].as_str()), (403, Some("permission_error")), "{error}");
     assert!(error["error"]["message"].as_str().unwrap().contains("write_memory"), "{error}");
-    assert_eq!(core.facts().len(), 2);
+    assert_eq!(core.knowledge().facts().len(), 2);
     let (status, _) =
         call(&http, reqwest::Method::POST, &format!("{base}/v1/reminders"), Some(&reader), Some(json!({"text": "x", "when": "tomorrow at 9"}))).await;
     assert_eq!(status, 403);
@@ -162,7 +162,7 @@ async fn reminders_facts_and_notes_go_in_and_come_back_out() {
     let (status, _) =
         call(&http, reqwest::Method::POST, &format!("{base}/v1/facts"), Some(&helper), Some(json!({"text": "Takes insulin", "category": "Health"}))).await;
     assert_eq!(status, 403, "health facts are saved only with the health scope");
-    assert_eq!(core.facts().iter().map(|f| f.fact.text.as_str()).collect::<Vec<_>>(), ["Has a heat pump"]);
+    assert_eq!(core.knowledge().facts().iter().map(|f| f.fact.text.as_str()).collect::<Vec<_>>(), ["Has a heat pump"]);
 
     let (status, posted) =
         call(&http, reqwest::Method::POST, &format!("{base}/v1/messages"), Some(&helper), Some(json!({"text": "The washing machine is done."}))).await;

@@ -113,8 +113,8 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     let core = offline_companion(&dir, 2048, 24).await;
     let outcome = core.send("Hi!").await.unwrap();
     assert!(!outcome.reply.is_empty());
-    let sidecar::ModelStatus::Ready { provider, .. } = core.model_status() else {
-        panic!("model should be ready: {:?}", core.model_status());
+    let sidecar::ModelStatus::Ready { provider, .. } = core.models().status() else {
+        panic!("model should be ready: {:?}", core.models().status());
     };
     assert_eq!(provider, "local");
     // The call's usage is recorded, at no cost (the offline model is free).

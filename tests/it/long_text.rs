@@ -48,7 +48,7 @@ async fn a_two_megabyte_reply_without_spaces_leaves_the_conversation_usable() {
     let history = core.history(10).await.unwrap();
     assert!(history.iter().any(|m| m.content.len() == huge.len()));
     // Recall finds and shows it without choking.
-    let results = core.recall(&"x".repeat(50), 2000).await.unwrap();
+    let results = core.recall_service().search(&"x".repeat(50), 2000).await.unwrap();
     assert!(results.hits.iter().map(|h| h.snippet.len()).sum::<usize>() < 100_000);
 }
 

@@ -53,7 +53,7 @@ async fn words_alone_put_the_best_match_by_words_first() {
         ("user", "My dentist appointment moved to Friday at ten."),
         ("user", "Friday night we watched a film."),
     ];
-    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.data().import_jsonl(&lines(&history)).await.unwrap();
     let words = core.recall_service().search_in("when is my dentist appointment on Friday?", 2000, RecallMode::Words).await.unwrap();
     assert!(words.hits[0].snippet.contains("appointment"), "the match holding every word comes first: {:?}", words.hits);
 }
@@ -65,7 +65,7 @@ async fn a_full_budget_still_counts_every_match_it_leaves_out() {
     let history: Vec<(String, String)> =
         (0..80).map(|i| ("user".to_string(), format!("Note {i}: the dentist said the filling on tooth {i} needs another look in a few weeks."))).collect();
     let history: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
-    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.data().import_jsonl(&lines(&history)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
     for mode in [RecallMode::Words, RecallMode::Hybrid] {
         let found = core.recall_service().search_in("what did the dentist say?", 300, mode).await.unwrap();
@@ -82,7 +82,7 @@ async fn work_resumes_after_a_restart_and_nothing_is_embedded_twice() {
     let dir = tempfile::tempdir().unwrap();
     {
         let core = open_local(dir.path()).await;
-        core.import_jsonl(&lines(HISTORY)).await.unwrap();
+        core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
         assert_eq!(core.meaning().catch_up(Some(3)).await.unwrap(), 3);
         let status = core.meaning().status().await;
         assert_eq!((status.embedded, status.total), (3, HISTORY.len() as u64));
@@ -122,7 +122,7 @@ async fn densities_are_measured_again_when_missing_after_an_upgrade() {
     };
     {
         let core = open_local(dir.path()).await;
-        core.import_jsonl(&lines(&pairs)).await.unwrap();
+        core.data().import_jsonl(&lines(&pairs)).await.unwrap();
         core.meaning().catch_up(None).await.unwrap();
         assert_eq!(unmeasured(&core).await, 0, "every vector has its density");
         // As a database from before densities existed.
@@ -139,25 +139,25 @@ async fn facts_get_vectors_and_a_deleted_fact_loses_its_own() {
     let core = open_local(dir.path()).await;
     core.remember("Es alérgica a los cacahuetes", sidecar_memory::Category::Health).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
-    let hits = core.recall("peanut allergy", 500).await.unwrap().hits;
+    let hits = core.recall_service().search("peanut allergy", 500).await.unwrap().hits;
     assert_eq!(hits[0].source, "fact", "{hits:?}");
-    let fact = core.facts().remove(0);
+    let fact = core.knowledge().facts().remove(0);
     core.knowledge().delete(fact.line, &fact.fact.text).unwrap();
     core.meaning().catch_up(None).await.unwrap();
     assert_eq!(core.meaning().status().await.embedded, 0);
-    assert!(core.recall("peanut allergy", 500).await.unwrap().hits.is_empty());
+    assert!(core.recall_service().search("peanut allergy", 500).await.unwrap().hits.is_empty());
 }
 
 #[tokio::test]
 async fn a_damaged_weights_file_is_refused_and_recall_keeps_working_by_words() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     let damaged = dir.path().join("e5-small-q4.bin");
     std::fs::write(&damaged, b"E5S1 truncated").unwrap();
     core.meaning().configure(EmbedderChoice::Local(Ok(damaged))).await;
 
-    let results = core.recall("kitchen tap", 500).await.unwrap();
+    let results = core.recall_service().search("kitchen tap", 500).await.unwrap();
     assert!(results.hits[0].snippet.contains("[kitchen] [tap]"), "{:?}", results.hits);
     let why = results.words_only.expect("it says meaning was not used");
     assert!(why.contains("damaged") && why.contains("make run"), "{why}");
@@ -197,7 +197,7 @@ async fn embeddings_server(key: &str) -> MockServer {
 async fn a_new_model_embeds_everything_again_while_recall_uses_words_and_the_old_vectors_stay_until_it_is_done() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
 
     let server = embeddings_server("k-123").await;
@@ -214,7 +214,7 @@ async fn a_new_model_embeds_everything_again_while_recall_uses_words_and_the_old
     // says it uses words alone rather than rank only what was embedded first.
     assert_eq!(core.meaning().catch_up(Some(2)).await.unwrap(), 2);
     assert_eq!(old_vectors().await, HISTORY.len() as i64);
-    let results = core.recall("hiking", 500).await.unwrap();
+    let results = core.recall_service().search("hiking", 500).await.unwrap();
     assert!(results.hits[0].snippet.contains("[hiking]"), "words still find it");
     let why = results.words_only.expect("it says meaning is not used yet");
     assert!(why.contains("indexed again") && why.contains(&format!("2 of {}", HISTORY.len())), "{why}");
@@ -231,23 +231,23 @@ async fn a_new_model_embeds_everything_again_while_recall_uses_words_and_the_old
     }
     assert_eq!(last, Some((HISTORY.len() as u64, HISTORY.len() as u64)), "progress was published");
     assert_eq!(old_vectors().await, 0, "done: no vector of the old model is left");
-    assert_eq!(core.recall("hiking", 500).await.unwrap().words_only, None, "meaning is used again");
+    assert_eq!(core.recall_service().search("hiking", 500).await.unwrap().words_only, None, "meaning is used again");
 }
 
 #[tokio::test]
 async fn an_endpoint_that_refuses_the_key_or_is_down_leaves_recall_on_words() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     let server = embeddings_server("right").await;
     core.meaning().configure(EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: "m".into(), api_key: Some("wrong".into()) }).await;
-    let results = core.recall("hiking", 500).await.unwrap();
+    let results = core.recall_service().search("hiking", 500).await.unwrap();
     assert!(results.hits[0].snippet.contains("[hiking]"));
     assert!(results.words_only.as_deref().is_some_and(|w| w.contains("404")), "{:?}", results.words_only);
 
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     core.meaning().configure(EmbedderChoice::Remote { url: format!("http://{closed}/v1"), model: "m".into(), api_key: None }).await;
-    let results = core.recall("hiking", 500).await.unwrap();
+    let results = core.recall_service().search("hiking", 500).await.unwrap();
     assert!(!results.hits.is_empty());
     assert!(results.words_only.as_deref().is_some_and(|w| w.contains("nothing answers")), "{:?}", results.words_only);
 }
@@ -256,7 +256,7 @@ async fn an_endpoint_that_refuses_the_key_or_is_down_leaves_recall_on_words() {
 async fn the_second_hop_embeds_its_names_with_e5_small_and_searches_them_by_words_with_embeddinggemma() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     let server = embeddings_server("k").await;
     let calls = || async { server.received_requests().await.unwrap().len() };
     // A weak first pass ("hiking in spring" matches little) that brings names to hop to.
@@ -266,7 +266,7 @@ async fn the_second_hop_embeds_its_names_with_e5_small_and_searches_them_by_word
         core.meaning().configure(remote).await;
         core.meaning().catch_up(None).await.unwrap();
         let before = calls().await;
-        let found = core.recall(question, 500).await.unwrap();
+        let found = core.recall_service().search(question, 500).await.unwrap();
         assert_eq!(found.words_only, None);
         assert!(!found.hits.is_empty());
         assert_eq!(calls().await - before, embeddings, "{model}: the question, and the hop's names only when its meaning counts");
@@ -277,7 +277,7 @@ async fn the_second_hop_embeds_its_names_with_e5_small_and_searches_them_by_word
 async fn a_question_asked_again_is_not_embedded_again_until_the_model_changes() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     let server = embeddings_server("k").await;
     let remote = |model: &str| EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: model.into(), api_key: Some("k".into()) };
     core.meaning().configure(remote("first")).await;
@@ -286,21 +286,21 @@ async fn a_question_asked_again_is_not_embedded_again_until_the_model_changes() 
 
     // (A weak first pass embeds the names of a second hop as well.)
     let before = calls().await;
-    let first = core.recall("hiking in spring", 500).await.unwrap();
+    let first = core.recall_service().search("hiking in spring", 500).await.unwrap();
     assert_eq!(first.words_only, None);
     let asked = calls().await;
     assert!(asked > before, "the question is embedded");
-    let again = core.recall("hiking in spring", 500).await.unwrap();
+    let again = core.recall_service().search("hiking in spring", 500).await.unwrap();
     assert_eq!(calls().await, asked, "asked again, its vectors are reused");
     assert_eq!(again.hits, first.hits);
-    core.recall("the kitchen tap", 500).await.unwrap();
+    core.recall_service().search("the kitchen tap", 500).await.unwrap();
     assert!(calls().await > asked, "another question is embedded");
 
     // Another model: its own vectors, the question embedded again by it.
     core.meaning().configure(remote("second")).await;
     core.meaning().catch_up(None).await.unwrap();
     let before = calls().await;
-    core.recall("hiking in spring", 500).await.unwrap();
+    core.recall_service().search("hiking in spring", 500).await.unwrap();
     assert!(calls().await > before);
 }
 
@@ -310,7 +310,7 @@ async fn a_question_asked_again_is_not_embedded_again_until_the_model_changes() 
 async fn a_question_whose_embedding_misses_its_limit_once_is_asked_again_before_words() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     let server = embeddings_server("k").await;
     core.meaning().configure(EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: "m".into(), api_key: Some("k".into()) }).await;
     core.meaning().catch_up(None).await.unwrap();
@@ -324,7 +324,7 @@ async fn a_question_whose_embedding_misses_its_limit_once_is_asked_again_before_
         .with_priority(1)
         .mount(&server)
         .await;
-    let found = core.recall(question, 500).await.unwrap();
+    let found = core.recall_service().search(question, 500).await.unwrap();
     assert_eq!(found.words_only, None, "asked again, meaning was used");
     let asked = server.received_requests().await.unwrap().iter().filter(|r| String::from_utf8_lossy(&r.body).contains(question)).count();
     assert_eq!(asked, 2, "once, then again");

@@ -44,7 +44,7 @@ async fn remember_fact_saves_to_learnings_and_the_next_prompt_knows_it() {
     let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(file.contains("- [weight:1] Es celíaco, no puede comer gluten | learned:"), "{file}");
     assert!(!file.contains("Miso"));
-    assert_eq!(core.facts().len(), 3);
+    assert_eq!(core.knowledge().facts().len(), 3);
 
     // The next turn's system prompt carries them, wrapped as data.
     core.send("¿Qué no puedo comer?").await.unwrap();
@@ -67,7 +67,7 @@ async fn an_edit_outside_sidecar_is_picked_up_on_reload_and_bad_lines_are_report
     let problems = core.knowledge().reload().unwrap();
     assert_eq!(problems.len(), 1);
     assert!(problems[0].text.contains("sin formato"));
-    assert_eq!(core.facts().len(), 1);
+    assert_eq!(core.knowledge().facts().len(), 1);
 }
 
 #[tokio::test]
@@ -117,7 +117,7 @@ async fn recall_finds_old_messages_and_facts_accent_insensitively_with_sources()
     core.send("Me mudé a Rosário el año pasado").await.unwrap();
     core.remember("Vive en Rosario con su gato", sidecar_memory::Category::General).await.unwrap();
 
-    let results = core.recall("rosario", 2000).await.unwrap();
+    let results = core.recall_service().search("rosario", 2000).await.unwrap();
     let sources: Vec<(&str, &str)> = results.hits.iter().map(|h| (h.source.as_str(), h.label.as_str())).collect();
     assert!(sources.contains(&("message", "user")), "{sources:?}");
     assert!(sources.contains(&("message", "assistant")));
@@ -126,7 +126,7 @@ async fn recall_finds_old_messages_and_facts_accent_insensitively_with_sources()
     assert!(user_hit.snippet.contains("[Rosário]"), "{}", user_hit.snippet);
     assert!(!user_hit.timestamp.is_empty());
     // FTS syntax in a query is just words.
-    assert!(core.recall("\"unbalanced AND (", 2000).await.unwrap().hits.is_empty());
+    assert!(core.recall_service().search("\"unbalanced AND (", 2000).await.unwrap().hits.is_empty());
 
     // The model can recall too.
     core.send("¿dónde vivo?").await.unwrap();
@@ -188,7 +188,7 @@ async fn recall_matches_word_prefixes() {
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
     core.remember("Allergic to peanuts", sidecar_memory::Category::Health).await.unwrap();
-    let hits = core.recall("peanut", 500).await.unwrap().hits;
+    let hits = core.recall_service().search("peanut", 500).await.unwrap().hits;
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].snippet, "Allergic to [peanuts]");
 }
@@ -215,10 +215,10 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     core.remember("Likes green tea", Category::Preferences).await.unwrap();
     core.remember("Takes blood pressure pills", Category::Health).await.unwrap();
     let knowledge = core.knowledge();
-    let tea = core.facts().into_iter().find(|f| f.fact.text == "Likes green tea").unwrap();
+    let tea = core.knowledge().facts().into_iter().find(|f| f.fact.text == "Likes green tea").unwrap();
 
     knowledge.edit(tea.line, "Likes green tea", "Likes green and | black tea", Category::Preferences).unwrap();
-    let edited = core.facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
+    let edited = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
     assert_eq!(edited.fact.text, "Likes green and / black tea");
     assert_eq!((edited.fact.learned, edited.fact.weight), (tea.fact.learned, tea.fact.weight));
 
@@ -226,11 +226,11 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     let error = knowledge.delete(tea.line, "Likes green tea").unwrap_err();
     assert!(matches!(error, KnowledgeError::Stale { .. }), "{error}");
 
-    let pills = core.facts().into_iter().find(|f| f.category == Category::Health).unwrap();
+    let pills = core.knowledge().facts().into_iter().find(|f| f.category == Category::Health).unwrap();
     knowledge.edit(pills.line, &pills.fact.text, &pills.fact.text, Category::Schedule).unwrap();
-    assert_eq!(core.facts().iter().find(|f| f.fact.text.contains("pills")).unwrap().category, Category::Schedule);
+    assert_eq!(core.knowledge().facts().iter().find(|f| f.fact.text.contains("pills")).unwrap().category, Category::Schedule);
 
-    let edited = core.facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
+    let edited = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
     knowledge.delete(edited.line, &edited.fact.text).unwrap();
     let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(!file.contains("black tea") && file.contains("## Schedule\n- [weight:1] Takes blood pressure pills"), "{file}");
@@ -267,7 +267,7 @@ async fn bug_09_three_rewordings_of_one_taste_in_one_reply_leave_one_fact() {
     core.send("Acordate que me gustan las películas de Nolan").await.unwrap();
     // Sidecar keeps the user's words itself ("Acordate que…"); the model's three calls
     // then reinforce it once and are not saved again.
-    let texts: Vec<String> = core.facts().iter().map(|f| f.fact.text.clone()).collect();
+    let texts: Vec<String> = core.knowledge().facts().iter().map(|f| f.fact.text.clone()).collect();
     assert_eq!(texts, ["me gustan las películas de Nolan"]);
     let second = server.requests.lock().unwrap()[1].clone();
     let results: Vec<String> =
@@ -277,9 +277,9 @@ async fn bug_09_three_rewordings_of_one_taste_in_one_reply_leave_one_fact() {
 
     // Said without "acordate", the model alone saves it: once.
     core.send("Las películas de Tarantino me encantan, ¿sabías?").await.unwrap();
-    let texts: Vec<String> = core.facts().iter().map(|f| f.fact.text.clone()).collect();
+    let texts: Vec<String> = core.knowledge().facts().iter().map(|f| f.fact.text.clone()).collect();
     assert_eq!(texts, ["me gustan las películas de Nolan", "Le encantan las películas de Tarantino"]);
 
     core.send("Mi hermana Laura vive en Madrid y es enfermera").await.unwrap();
-    assert_eq!(core.facts().len(), 4, "two things said of Laura are two facts: {:?}", core.facts());
+    assert_eq!(core.knowledge().facts().len(), 4, "two things said of Laura are two facts: {:?}", core.knowledge().facts());
 }

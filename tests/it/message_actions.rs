@@ -105,7 +105,7 @@ async fn edit_sets_aside_the_message_and_what_followed_then_answers_the_new_text
     assert_eq!(outcome.user_message_id, history[1].id, "the outcome names the new message");
     let sent = prompt_texts(&server.last_request());
     assert!(!sent.iter().any(|t| t.contains("Lisbn") || t.contains("weather")), "nothing set aside reaches the model: {sent:?}");
-    assert!(core.recall("Lisbn", 10).await.unwrap().hits.is_empty(), "nor memory search");
+    assert!(core.recall_service().search("Lisbn", 10).await.unwrap().hits.is_empty(), "nor memory search");
 }
 
 #[tokio::test]

@@ -215,14 +215,14 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     let core =
         Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
     core.send("Hi").await.expect("the built-in model answers");
-    assert!(matches!(core.model_status(), ModelStatus::Ready { demo: true, .. }));
+    assert!(matches!(core.models().status(), ModelStatus::Ready { demo: true, .. }));
 
     let switched = core.model_hub().use_model(Some("tiny-chat-Q4_1")).await.unwrap();
     let restart = switched.restart_ms.expect("the running server was restarted");
     eprintln!("local server restart on a model switch: {restart} ms");
     assert_eq!(switched.active.as_deref(), Some("tiny-chat-Q4_1"));
     assert_eq!(
-        core.model_status(),
+        core.models().status(),
         ModelStatus::Ready { provider: "local".into(), model: "tiny-chat-Q4_1".into(), demo: false },
         "a chosen model is not the demo"
     );
@@ -232,7 +232,7 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
 
     let back = core.model_hub().use_model(None).await.unwrap();
     assert_eq!(back.active, None);
-    assert!(matches!(core.model_status(), ModelStatus::Ready { demo: true, .. }));
+    assert!(matches!(core.models().status(), ModelStatus::Ready { demo: true, .. }));
     assert!(!std::fs::read_to_string(&config).unwrap().contains("tiny-chat"));
     core.shutdown().await;
     tokio::time::sleep(Duration::from_millis(10)).await;

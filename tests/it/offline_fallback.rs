@@ -34,7 +34,7 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     let mut events = core.events().subscribe();
     let outcome = match core.send("Say hello in one short sentence.").await {
         Ok(outcome) => outcome,
-        Err(error) => panic!("the offline model did not stand in: {error}; {:?}; its log: {}", core.model_status(), offline_log(dir.path())),
+        Err(error) => panic!("the offline model did not stand in: {error}; {:?}; its log: {}", core.models().status(), offline_log(dir.path())),
     };
     assert!(!outcome.reply.trim().is_empty());
     assert_eq!(outcome.meta.provider.as_deref(), Some("local"));
@@ -48,7 +48,7 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     }
     assert!(!windows.is_empty() && windows.iter().all(|w| *w == 4096), "{windows:?}");
     // After the reply, the same state: it does not flip to "ready" and back.
-    assert!(matches!(core.model_status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.model_status());
+    assert!(matches!(core.models().status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.models().status());
     core.shutdown().await;
 }
 
@@ -93,7 +93,7 @@ async fn without_an_offline_model_a_down_provider_is_said_plainly() {
     let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), false).await;
     let error = core.send("hello").await.unwrap_err().to_string();
     assert!(error.contains("could not reach the model server"), "{error}");
-    assert!(matches!(core.model_status(), ModelStatus::Unavailable { .. }), "{:?}", core.model_status());
+    assert!(matches!(core.models().status(), ModelStatus::Unavailable { .. }), "{:?}", core.models().status());
     let checked = core.models().check().await;
     assert!(matches!(&checked, ModelStatus::Unavailable { message } if message.contains("Start it, or pick another provider")), "{checked:?}");
 }
@@ -105,7 +105,7 @@ async fn a_reachable_provider_checks_ready_and_removing_it_clears_the_header() {
     let core = open(dir.path(), &format!("{}/v1", server.uri()), false).await;
     assert_eq!(core.models().check().await, ModelStatus::Ready { provider: "ollama".into(), model: "llama3.2".into(), demo: false });
     core.provider_admin().remove_provider("ollama").unwrap();
-    assert!(!matches!(core.model_status(), ModelStatus::Ready { ref provider, .. } if provider == "ollama"), "{:?}", core.model_status());
+    assert!(!matches!(core.models().status(), ModelStatus::Ready { ref provider, .. } if provider == "ollama"), "{:?}", core.models().status());
 }
 
 fn scripted(base_url: &str) -> sidecar_llm::Provider {
@@ -191,7 +191,7 @@ async fn after_sidecar_acted_a_down_provider_leaves_its_answer_alone() {
         assert!(!matches!(event, sidecar::events::CoreEvent::Chat(ChatEvent::TurnFailed { .. })), "no error under Sidecar's answer: {event:?}");
         assert!(!matches!(event, sidecar::events::CoreEvent::Chat(ChatEvent::Delta { .. })), "no demo words: {event:?}");
     }
-    assert!(matches!(core.model_status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.model_status());
+    assert!(matches!(core.models().status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.models().status());
     // A plain message still gets the demo standing in.
     let plain = core.send("Say hello in one short sentence.").await.expect("the offline model stands in");
     assert_eq!(plain.meta.provider.as_deref(), Some("local"));
@@ -227,7 +227,7 @@ async fn a_task_whose_provider_is_down_fails_rather_than_the_demo_inventing() {
         always_deliver: true,
     };
     let task = core.add_task(&request).await.unwrap();
-    core.run_task_now(task.id).await.unwrap();
+    core.task_runner().run_now(task.id).await.unwrap();
     let view = core.tasks().list(chrono::Utc::now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [sidecar_tasks::RunState::Failed]);
     let said = view.runs[0].outcome.clone().unwrap_or_default();

@@ -43,10 +43,10 @@ async fn a_move_changes_what_the_prompt_sends_while_the_old_home_stays_recallabl
     let prompt = system_prompt(&server);
     assert!(prompt.contains("Se mudó a Madrid") && !prompt.contains("Barcelona"), "{prompt}");
 
-    let hits = core.recall("Barcelona", 500).await.unwrap().hits;
+    let hits = core.recall_service().search("Barcelona", 500).await.unwrap().hits;
     let old = hits.iter().find(|h| h.source == "fact").expect("the old fact is still found");
     assert_eq!(old.superseded, Some(today.to_string()));
-    let listed = core.facts();
+    let listed = core.knowledge().facts();
     assert_eq!(listed.iter().filter(|f| f.slot.as_deref() == Some("home")).count(), 2, "the history is listed with its slot");
 }
 
@@ -105,14 +105,14 @@ async fn a_fact_the_model_did_not_save_is_offered_or_saved_as_the_user_chose() {
     assert!(!saved);
     assert_eq!(suggestions.len(), 1, "{suggestions:?}");
     assert!(suggestions[0].text.starts_with("Soy alérgica a los frutos secos") && suggestions[0].category == Category::Health, "{suggestions:?}");
-    assert!(core.facts().is_empty(), "nothing saved without the user");
+    assert!(core.knowledge().facts().is_empty(), "nothing saved without the user");
 
     // Saving without asking, as chosen in Settings.
     core.noticing().set_saves_without_asking(true).unwrap();
     core.send("Trabajo como enfermera en el hospital La Fe").await.unwrap();
     let (suggestions, saved) = noticed(&mut events).await;
     assert!(saved && suggestions[0].category == Category::Work, "{suggestions:?}");
-    assert!(core.facts().iter().any(|f| f.fact.text.starts_with("Trabajo como enfermera")));
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text.starts_with("Trabajo como enfermera")));
 
     // A fact already saved is not offered again.
     core.send("Trabajo como enfermera en el hospital La Fe, ya te lo dije").await.unwrap();

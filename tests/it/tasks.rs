@@ -97,12 +97,12 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
 
     // Before its time nothing runs.
     let cancel = CancellationToken::new();
-    assert_eq!(core.run_due_tasks(&cancel).await, Some(madrid(2, 8, 0)));
+    assert_eq!(core.task_runner().run_due(&cancel).await, Some(madrid(2, 8, 0)));
     assert_eq!(server.request_count(), 5, "the chat's calls only");
 
     // At 8:00 it runs: its own small prompt, its one tool, no question asked.
     hands.set(madrid(2, 8, 0) + chrono::Duration::seconds(1));
-    assert_eq!(core.run_due_tasks(&cancel).await, Some(madrid(3, 8, 0)));
+    assert_eq!(core.task_runner().run_due(&cancel).await, Some(madrid(3, 8, 0)));
     assert_eq!(server.request_count(), 7);
     let run = server.requests.lock().unwrap()[5].clone();
     assert_eq!(offered(&run), ["get_current_time"]);
@@ -113,7 +113,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     assert_eq!(asker.questions(), 2, "its granted tool did not ask");
 
     // The result is in the Tasks conversation, which did not take the user's chat.
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     assert_ne!(tasks_chat, chat);
     assert_eq!(core.store().conversations().current_conversation().await.unwrap(), chat, "the user's chat stays current");
     let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
@@ -140,7 +140,7 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     assert_eq!((task_calls.calls, task_calls.input_tokens, task_calls.output_tokens), (2, 50, 11));
 
     // A second look at the same time runs nothing again.
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     assert_eq!(server.request_count(), 7);
     core.shutdown().await;
 }
@@ -167,13 +167,13 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
     let cancel = CancellationToken::new();
     for hour in 1..=3 {
         hands.set(madrid(1, 12 + hour, 0) + chrono::Duration::seconds(2));
-        core.run_due_tasks(&cancel).await;
+        core.task_runner().run_due(&cancel).await;
     }
     let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Failed; 3]);
     assert!(view.paused.as_deref().unwrap().starts_with("Paused after three failed runs in a row"), "{:?}", view.paused);
     assert_eq!(view.next, None, "a paused task has no next time");
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let kept = core.store().conversations().recent_messages(tasks_chat, 20).await.unwrap();
     let failures: Vec<&str> = kept
         .iter()
@@ -187,10 +187,10 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
 
     // Paused, the next hour runs nothing; resumed, the hours missed meanwhile are not caught up.
     hands.set(madrid(1, 16, 0) + chrono::Duration::seconds(2));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let calls = server.request_count();
     core.tasks().resume(task.id, hands.clock().now()).await.unwrap();
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     assert_eq!(server.request_count(), calls, "what fell due while paused is not run on resume");
     core.shutdown().await;
 }
@@ -216,11 +216,11 @@ async fn an_old_task_longer_than_the_limit_runs_on_its_first_page_and_says_so() 
     let long = format!("Is the train strike still on? {}", "Check every line. ".repeat(600_000));
     sqlx::query("UPDATE tasks SET prompt = ? WHERE id = ?").bind(&long).bind(task.id).execute(core.store().pool()).await.unwrap();
 
-    core.run_task_now(task.id).await.unwrap();
+    core.task_runner().run_now(task.id).await.unwrap();
     let sent = server.requests.lock().unwrap()[0]["messages"].to_string();
     assert!(sent.contains("Is the train strike still on?"), "the start of the instructions is sent");
     assert!(!sent.contains(&"Check every line. ".repeat(500)), "not the whole 10 MB");
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
     let said = kept.iter().find(|m| m.content.contains("characters of instructions")).unwrap_or_else(|| panic!("{kept:#?}"));
     assert!(said.content.contains(&format!("{} characters", long.chars().count())) && said.content.contains("only the first 8000"), "{}", said.content);
@@ -246,9 +246,9 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     // Sidecar was closed over Sunday night; it is Monday 9:00.
     hands.set(madrid(7, 9, 0));
     let cancel = CancellationToken::new();
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     assert_eq!(server.request_count(), 0, "asked, not run");
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let question = core.store().conversations().recent_messages(tasks_chat, 5).await.unwrap().pop().unwrap();
     assert!(question.content.starts_with("“Weekly summary” was due Sunday 6 December"), "{}", question.content);
     assert!(question.content.contains("Run it now?"));
@@ -257,7 +257,7 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     assert!(view.asked);
 
     // Yes: the occurrence asked about runs (under its own record), the question is answered.
-    core.run_task_now(task.id).await.unwrap();
+    core.task_runner().run_now(task.id).await.unwrap();
     let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().remove(0);
     assert_eq!((view.runs.len(), view.runs[0].state, view.runs[0].occurrence), (1, RunState::Done, madrid(6, 21, 0)));
     assert!(!view.asked);
@@ -280,7 +280,7 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     core.add_task(&loud).await.unwrap();
     hands.set(madrid(7, 9, 5) + chrono::Duration::seconds(1));
     // One model reply is left: the first task takes it, the second fails (and still says so).
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let sent = notifications.0.lock().unwrap().clone();
     assert_eq!(sent.len(), shown + 1, "only the one that always delivers: {sent:#?}");
     assert_eq!(sent.last().unwrap().title, "Strike, always");
@@ -289,14 +289,14 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
 
     // Once the quiet is over, what it held back is notified, once.
     core.proactive().set_quiet(None, None).await.unwrap();
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let sent = notifications.0.lock().unwrap().clone();
     assert_eq!(sent.len(), shown + 2, "{sent:#?}");
     let held = sent.last().unwrap();
     assert_eq!(held.title, "A task's result waited for you");
     assert!(held.body.contains("Strike: Still on."), "{held:?}");
     assert_eq!(held.message_id, Some(still_on.id), "a click opens it in Tasks");
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     assert_eq!(notifications.0.lock().unwrap().len(), shown + 2, "not again");
     core.shutdown().await;
 }
@@ -332,10 +332,10 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     core.add_task(&strike).await.unwrap();
     let cancel = CancellationToken::new();
     hands.set(madrid(3, 3, 0) + chrono::Duration::seconds(1));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
 
     hands.set(madrid(3, 7, 30) + chrono::Duration::seconds(1));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     assert_eq!(server.request_count(), 2);
     let request = server.requests.lock().unwrap()[1].clone();
     let said = request["messages"][1]["content"].as_str().unwrap().to_string();
@@ -344,7 +344,7 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     assert!(said.contains("- Train strike: The strike ends on Friday."), "{said}");
     let tokens = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
     assert!(tokens < 2_000, "the brief's prompt took {tokens} tokens");
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let kept = core.store().conversations().recent_messages(tasks_chat, 3).await.unwrap();
     let (facts, prompt, reply) = (&kept[0], &kept[1], &kept[2]);
     // Sidecar's own list of the day first, then the model's lines; delivered as one.
@@ -359,7 +359,7 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     // A thumb down: the next brief is told, and does not repeat the overnight result.
     core.rate_brief(reply.id, false).await.unwrap();
     hands.set(madrid(4, 7, 30) + chrono::Duration::seconds(1));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let said = server.requests.lock().unwrap()[2]["messages"][1]["content"].as_str().unwrap().to_string();
     assert!(said.contains("- did not like a brief that began \"Good morning! Today: call Ana at 18:00."), "{said}");
     assert!(!said.contains("Train strike"), "only what came since the last brief: {said}");
@@ -401,22 +401,22 @@ async fn past_the_days_notifications_results_wait_and_come_together_the_next_day
     core.add_task(&loud).await.unwrap();
     let cancel = CancellationToken::new();
     hands.set(madrid(7, 10, 7));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let sent = notifications.0.lock().unwrap().clone();
     assert_eq!(sent.len(), per_day + 1, "twelve, and the one that always delivers: {:#?}", sent.iter().map(|n| &n.title).collect::<Vec<_>>());
     assert!(sent.iter().any(|n| n.title == "Always"));
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let kept = core.store().conversations().recent_messages(tasks_chat, 50).await.unwrap();
     assert_eq!(kept.iter().filter(|m| m.content == "Nothing new.").count(), per_day + 3, "every result is in Tasks");
 
     assert_eq!(core.tasks_page().await.unwrap().notified_today, (per_day as u32 + 1, per_day as u32), "Settings shows the day's count");
     // Later the same day: still held.
     hands.set(madrid(7, 18, 0));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     assert_eq!(notifications.0.lock().unwrap().len(), per_day + 1);
     // The next day (after the quiet hours): the two held results, in one notification.
     hands.set(madrid(8, 10, 0));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let sent = notifications.0.lock().unwrap().clone();
     assert_eq!(sent.len(), per_day + 2);
     let together = sent.last().unwrap();
@@ -452,17 +452,17 @@ async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own()
     };
     assert!(core.tasks_page().await.unwrap().demo_only, "the page says tasks cannot run");
     let task = core.add_task(&headlines).await.unwrap();
-    core.run_task_now(task.id).await.unwrap();
+    core.task_runner().run_now(task.id).await.unwrap();
     let view = core.tasks().list(hands.clock().now(), sidecar_domain::Lang::En).await.unwrap().into_iter().find(|t| t.id == task.id).unwrap();
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Failed], "never \"done\" on the demo");
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
     let failure = kept.iter().find(|m| m.status == MessageStatus::Error).expect("the failure is said in Tasks");
     assert!(failure.content.contains("The demo model can't run tasks") && failure.content.contains("Settings → Model providers"), "{}", failure.content);
 
     core.reminders().set("Call Ana", "today at 18:00").await.unwrap();
     let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
-    core.run_task_now(brief.id).await.unwrap();
+    core.task_runner().run_now(brief.id).await.unwrap();
     let last = notifications.0.lock().unwrap().last().unwrap().clone();
     assert_eq!(last.title, "Morning brief");
     assert_eq!(last.body, "Today, Thursday 3 December:\nReminders\n- 18:00 Call Ana", "Sidecar's list alone, nothing invented");
@@ -490,7 +490,7 @@ async fn sidecars_own_names_follow_the_language_after_a_switch() {
         always_deliver: false,
     };
     core.add_task(&request).await.unwrap();
-    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let tasks_chat = core.task_runner().conversation().await.unwrap();
     let titles = |core: Arc<Companion>| async move {
         let tasks: Vec<(String, String)> = core.tasks_page().await.unwrap().tasks.into_iter().map(|t| (t.title, t.prompt)).collect();
         let chats = core.store().chat_list().list(None, tasks_chat, 50).await.unwrap();
@@ -528,7 +528,7 @@ async fn the_briefs_weather_is_for_the_place_the_user_gave_or_left_out() {
     assert!(core.tasks_page().await.unwrap().brief_weather);
     let cancel = CancellationToken::new();
     hands.set(madrid(3, 7, 30) + chrono::Duration::seconds(1));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let said = server.last_request()["messages"][1]["content"].as_str().unwrap().to_string();
     assert!(!said.contains("weather"), "no place, no weather: {said}");
 
@@ -536,7 +536,7 @@ async fn the_briefs_weather_is_for_the_place_the_user_gave_or_left_out() {
     core.set_brief_place("  Zaragoza ").await.unwrap();
     assert_eq!(core.tasks_page().await.unwrap().brief_place.as_deref(), Some("Zaragoza"));
     hands.set(madrid(4, 7, 30) + chrono::Duration::seconds(1));
-    core.run_due_tasks(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
     let said = server.last_request()["messages"][1]["content"].as_str().unwrap().to_string();
     assert!(said.contains("the weather today in Zaragoza (look it up with the weather tool)"), "{said}");
     core.set_brief_place("").await.unwrap();

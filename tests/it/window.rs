@@ -12,8 +12,8 @@ async fn a_profile_larger_than_the_window_is_never_cut_the_turn_says_why() {
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 1024\n[llm]\nmax_tokens = 256\n", server.base_url);
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
     let profile = format!("# Profile\n\n- Name: Ana\n\n{}\n", "I keep a long diary of every day of my life in this file. ".repeat(200));
-    let (_, version) = core.profile(sidecar_memory::ProfileFile::User).unwrap();
-    core.save_profile(sidecar_memory::ProfileFile::User, &profile, &version).unwrap();
+    let (_, version) = core.knowledge().profile(sidecar_memory::ProfileFile::User).unwrap();
+    core.knowledge().save_profile(sidecar_memory::ProfileFile::User, &profile, &version).unwrap();
     let error = core.send("hola").await.unwrap_err().to_string();
     assert!(error.contains("1024-token window") && error.contains("nothing was sent") && error.contains("context length in Settings"), "{error}");
     assert_eq!(server.request_count(), 0, "a cut prompt is never sent");

@@ -1,6 +1,9 @@
 //! Performs a turn's effects: calls the model through the router, runs tools in
 //! parallel, stores messages and usage, publishes events, and feeds the outcomes
 //! back into the state machine. Stop and the wall-clock limit interrupt any wait.
+//!
+//! Over 400 lines: one method per effect of the turn's state machine: what the machine
+//! asks for and what it does are read in one place.
 
 use std::time::Duration;
 

@@ -42,7 +42,7 @@ pub use context::fit::{fit as fit_context, total_tokens as context_tokens, Limit
 pub use context::plan::{is_open as plan_is_open, progress as plan_progress, ItemStatus, PlanBoard, PlanItem};
 pub use context::rows::ContextStore;
 pub use context::service::ContextService;
-pub use conversation::{ConversationParts, ConversationService, TaskReply, TaskTurn, TurnOutcome};
+pub use conversation::{ConversationParts, ConversationService, TaskReply, TurnOutcome};
 pub use driver::TurnTimings;
 pub use error::TurnError;
 pub use events::{ChatEvent, Notice};

@@ -21,6 +21,10 @@
 //! and `repeat_words` (the components a date is made of), `scan` (components chained),
 //! `resolve` (components to an instant at "now" in the user's zone), `leftover` (a piece
 //! left unread, asked about), `recurrence`, `reach`, `words`, `user_language`.
+//!
+//! Over 400 lines: the face holds the crate's entry points, `parse`, `read_or_find` and
+//! `extract`, with the reading, the language guess and the errors' words they share; each
+//! step they chain is its own module.
 
 mod grammar;
 mod hours;

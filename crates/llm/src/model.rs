@@ -6,6 +6,9 @@
 //! The status the header shows is checked, never assumed: a probe of the first
 //! provider when providers change or the app starts (`check`), then what each chat
 //! call found (`route`).
+//!
+//! Over 400 lines: which model answers (the providers in order, the offline server, its
+//! start and its status) is one state the chain and the header read together.
 
 use std::collections::HashMap;
 use std::path::PathBuf;

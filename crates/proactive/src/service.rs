@@ -2,6 +2,9 @@
 //! config and state fresh → roll the counters → the rules → try the brain lock (skip if
 //! a reply is being written) → ask the model → validate → read the user's last message
 //! again → mark the state → send through the router.
+//!
+//! Over 400 lines: one tick's steps, a method each, in the order the loop runs them, read
+//! top to bottom.
 
 use crate::rows::ProactiveStore;
 use sidecar_reminders::RemindersStore;

@@ -2,6 +2,9 @@
 //! the scheduler that delivers them through the message router. The chat tools, the
 //! Reminders page and the CLI all come here; every change wakes the scheduler and
 //! tells the lists to refresh.
+//!
+//! Over 400 lines: the one door to the reminders (tools, page, CLI): many short methods
+//! that each change a reminder and wake the scheduler.
 
 use crate::rows::RemindersStore;
 use std::future::Future;

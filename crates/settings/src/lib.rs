@@ -3,6 +3,9 @@
 //! A missing file means defaults (the offline local model). A malformed file is an
 //! error naming the file and the line, never silently ignored: the user edited it on
 //! purpose and deserves to know why it did not take.
+//!
+//! Over 400 lines: the sections of `settings.toml` with their defaults are the file users
+//! edit, read in one place in the file's own order.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,4 +1,7 @@
 //! Conversations and their messages, including tool calls and tool results.
+//!
+//! Over 400 lines: every query on the conversations and messages tables is here, so a
+//! column changed is one file to read.
 
 use serde::{Deserialize, Serialize};
 use sqlx::types::Json;

@@ -13,7 +13,12 @@
 //! - [`manage`]: the user's side: a task made from words, listed, paused, resumed,
 //!   removed or run now;
 //! - [`service::Tasks`]: a look at the tasks (what is due, recorded before it is acted
-//!   on), the runs a crash cut, and the pause after the third failure, said in words.
+//!   on), the runs a crash cut, and the pause after the third failure, said in words;
+//! - [`Runner`]: the loop that runs what is due as a turn, keeps its reply and tokens,
+//!   and delivers the result (held back while quiet or past the day's notifications),
+//!   and the morning brief gathered from the day; what it needs from the features above
+//!   (the agent's turn, quiet hours, the outbox, the calendar) it asks [`TaskServices`],
+//!   which the assembly fills.
 //!
 //! Never missed, never doubled: an occurrence is the key of its run, handled once.
 
@@ -23,6 +28,7 @@ mod error;
 mod events;
 mod manage;
 mod rows;
+mod runner;
 mod runs;
 mod schedule;
 mod service;
@@ -37,6 +43,7 @@ pub use events::TaskEvent;
 pub use manage::{runnable_prompt, MAX_PROMPT_CHARS};
 pub use manage::{TaskRequest, TaskView};
 pub use rows::{NewTask, Task, TaskKind, TasksStore};
+pub use runner::{Day, DayEvent, Runner, ServiceError, TaskNote, TaskServices, TaskTurn, TurnFailed, TurnReply, WEATHER};
 pub use runs::TaskError;
 pub use runs::{pauses, RunState};
 pub use schedule::Schedule;

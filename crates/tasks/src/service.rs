@@ -58,6 +58,11 @@ impl Tasks {
         self.events.publish(TaskEvent::TasksChanged);
     }
 
+    /// Tells the faces what a run did.
+    pub(crate) fn publish(&self, event: TaskEvent) {
+        self.events.publish(event);
+    }
+
     /// Returns when a task was added, changed or removed since the last return.
     pub async fn until_changed(&self) {
         self.changed.notified().await

@@ -4,9 +4,11 @@
 //!
 //! The narrow API the assembly wires in: [`Audio`] (any recording as 16 kHz mono),
 //! [`SpeechModel::transcribe`] (audio in, words out, blocking), [`VoiceError`] and its
-//! words for the person ([`words::problem`]). The weights ship in the offline runtime
+//! words for the person ([`words::problem`]), and [`ReplyFollower`]: which replies are
+//! said aloud as they stream, step by step. The weights ship in the offline runtime
 //! folder (`scripts/whisper.sh`).
 
+mod aloud;
 mod audio;
 mod error;
 mod events;
@@ -25,6 +27,7 @@ mod wer;
 mod words;
 
 // The face: what the crates above, the faces and the tests name.
+pub use aloud::{ReplyFollower, ReplyStep, ReplyTexts, Speaking};
 pub use audio::{Audio, MAX_FILE_BYTES, MAX_SECONDS, SAMPLE_RATE};
 pub use error::VoiceError;
 pub use events::VoiceEvent;

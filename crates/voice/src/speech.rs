@@ -8,6 +8,8 @@
 //! ggml's workers spin while llama.cpp holds the other core), silence cut by the VAD, and
 //! an encoder window fitted to the speech with a floor of about 15 s (a shorter one makes
 //! Whisper invent words on short clips, and lost words on FLEURS' development part).
+//!
+//! Over 400 lines: with its tests; the code is 365.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

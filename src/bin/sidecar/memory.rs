@@ -48,7 +48,7 @@ const CLI_CATCH_UP: usize = 256;
 pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, json: bool) -> anyhow::Result<i32> {
     // An unavailable embedder is said by the results (`words_only`), not here.
     let _ = companion.meaning().catch_up(Some(CLI_CATCH_UP)).await;
-    let results = companion.recall(query, budget).await?;
+    let results = companion.recall_service().search(query, budget).await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&results)?);
         return Ok(0);
@@ -80,7 +80,7 @@ pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: 
         let problems = report.problems.iter().map(|(n, why)| ("conversation", *n, why.clone())).collect::<Vec<_>>();
         (report.messages, problems, what)
     } else {
-        let report = companion.import_jsonl(&bytes).await?;
+        let report = companion.data().import_jsonl(&bytes).await?;
         let imported = report.imported;
         already = report.already;
         zone_note = report.local_times;
@@ -135,8 +135,8 @@ async fn embed_all(companion: &Companion) {
 }
 
 pub(crate) fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {
-    let facts = companion.facts();
-    let problems = companion.knowledge_problems();
+    let facts = companion.knowledge().facts();
+    let problems = companion.knowledge().malformed();
     if json {
         println!("{}", serde_json::to_string_pretty(&json!({"facts": facts, "problems": problems}))?);
         return Ok(0);

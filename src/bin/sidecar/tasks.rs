@@ -105,7 +105,7 @@ pub(crate) async fn tasks(companion: &Arc<Companion>, command: TasksCommand) -> 
             Ok(0)
         }
         TasksCommand::Run { id, json } => {
-            let ran = match companion.run_task_now(id).await {
+            let ran = match companion.task_runner().run_now(id).await {
                 Ok(ran) => ran,
                 Err(error) => return said(companion, &error, json),
             };
@@ -152,7 +152,7 @@ fn done(companion: &Companion, result: Result<(), sidecar::CompanionError>, what
     }
 }
 
-fn said(companion: &Companion, error: &sidecar::CompanionError, json: bool) -> anyhow::Result<i32> {
+fn said<E: sidecar_domain::Worded + 'static>(companion: &Companion, error: &E, json: bool) -> anyhow::Result<i32> {
     let message = sidecar_domain::said_whole(error, companion.lang());
     if json {
         println!("{}", json!({"ok": false, "error": message}));

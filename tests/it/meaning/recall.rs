@@ -20,7 +20,7 @@ async fn open_tested(dir: &std::path::Path) -> Arc<Companion> {
 async fn a_paraphrase_in_another_language_is_found_by_meaning_where_words_miss() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_tested(dir.path()).await;
-    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     let embedded = core.meaning().catch_up(None).await.unwrap();
     assert_eq!(embedded, HISTORY.len());
     assert!(matches!(core.meaning().state(), MeaningState::Ready { .. }));
@@ -32,7 +32,7 @@ async fn a_paraphrase_in_another_language_is_found_by_meaning_where_words_miss()
     assert!(meaning.hits.iter().any(|h| h.snippet.contains("enfermera")), "meaning alone finds it: {:?}", meaning.hits);
     let about_tap = core.recall_service().search_in("kitchen tap washer", 2000, RecallMode::Meaning).await.unwrap();
     assert!(about_tap.hits[0].snippet.contains("tap"), "{:?}", about_tap.hits);
-    let hybrid = core.recall(question, 2000).await.unwrap();
+    let hybrid = core.recall_service().search(question, 2000).await.unwrap();
     assert_eq!(hybrid.words_only, None);
     let first = &hybrid.hits[0];
     assert!(first.snippet.contains("enfermera") && first.source == "message" && first.external_id.as_deref() == Some("m0"), "{:?}", hybrid.hits);
@@ -47,7 +47,7 @@ async fn a_statement_made_once_outranks_routine_chatter_that_sits_closer_to_the_
     let mut history = chatter();
     history.insert(37, ("user".into(), "I adopted a grey kitten from the shelter, she's called Pebble.".into()));
     let pairs: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
-    core.import_jsonl(&lines(&pairs)).await.unwrap();
+    core.data().import_jsonl(&lines(&pairs)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
 
     let question = "Do I have any pets?";
@@ -63,7 +63,7 @@ async fn a_statement_made_once_outranks_routine_chatter_that_sits_closer_to_the_
         assert!(closer > 0, "by plain cosine some chatter is closer to the question than the evidence");
     }
 
-    let hits = core.recall(question, 2000).await.unwrap().hits;
+    let hits = core.recall_service().search(question, 2000).await.unwrap().hits;
     assert!(hits[0].snippet.contains("Pebble"), "the crowded chatter gives way: {:?}", &hits[..3]);
 }
 
@@ -72,9 +72,9 @@ async fn the_one_line_about_a_pet_comes_first_in_the_memory_view() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_tested(dir.path()).await;
     let history: Vec<(&str, &str)> = DESKTOP_HISTORY.iter().flat_map(|said| [("user", *said), ("assistant", "I see, tell me more.")]).collect();
-    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.data().import_jsonl(&lines(&history)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
-    let page = core.search_memory("Do I have any pets?", 3, false).await.unwrap();
+    let page = core.recall_service().browse("Do I have any pets?", 3, false).await.unwrap();
     let first: Vec<&str> = page.hits.iter().map(|h| h.snippet.as_str()).collect();
     assert!(first[0].contains("kitten"), "{first:?}");
     assert!(first[1].contains("gatita"), "the same thing said again in Spanish is read beside it: {first:?}");
@@ -95,9 +95,9 @@ async fn a_common_word_shared_does_not_outrank_the_paraphrase_in_the_memory_view
         ("user", "We might go hiking in the Pyrenees in spring."),
         ("assistant", "That sounds lovely."),
     ];
-    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.data().import_jsonl(&lines(&history)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
-    let page = core.search_memory("What did I say about my sibling's new position?", 3, false).await.unwrap();
+    let page = core.recall_service().browse("What did I say about my sibling's new position?", 3, false).await.unwrap();
     assert!(page.hits[0].snippet.contains("enfermera"), "{:?}", page.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
 }
 
@@ -111,20 +111,20 @@ async fn the_memory_view_shows_the_best_matches_first_and_leaves_out_what_is_unr
     // question's own: a limit of the model, not of the cut).
     history.insert(9, ("user", "I adopted a grey kitten from the shelter, she's called Pebble."));
     history.insert(21, ("user", "Adopté una gatita gris del refugio, se llama Pebble."));
-    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.data().import_jsonl(&lines(&history)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
 
     for question in ["Do I have any pets?", "¿Tengo mascotas?"] {
-        let page = core.search_memory(question, 1, false).await.unwrap();
+        let page = core.recall_service().browse(question, 1, false).await.unwrap();
         assert!(page.hits[0].snippet.contains("Pebble"), "{question}: {:?}", page.hits);
         let shown = page.hits.len() + page.more;
         assert!(shown < history.len() / 3, "{question}: a relevance cut, not the whole history ({shown} of {})", history.len());
         assert!(page.weaker > 0, "what was cut is counted");
-        let everything = core.search_memory(question, 1, true).await.unwrap();
+        let everything = core.recall_service().browse(question, 1, true).await.unwrap();
         assert_eq!(everything.hits.len() + everything.more, shown + page.weaker, "asked for, the weaker matches come too");
         assert_eq!(everything.weaker, 0);
     }
-    let page = core.search_memory("dentist", 1, false).await.unwrap();
+    let page = core.recall_service().browse("dentist", 1, false).await.unwrap();
     assert!(page.hits.len() <= sidecar_memory::PAGE);
     assert!(page.hits[0].snippet.contains("[dentista]"), "a match by words is cut around the word: {:?}", page.hits);
 }
@@ -135,9 +135,9 @@ async fn a_question_about_the_other_person_of_a_long_chat_finds_what_she_said_no
     let core = open_tested(dir.path()).await;
     let history = chat_with_melanie();
     let borrowed: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
-    core.import_jsonl(&lines(&borrowed)).await.unwrap();
+    core.data().import_jsonl(&lines(&borrowed)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
-    let found = core.recall("What does Melanie do to destress?", 2000).await.unwrap();
+    let found = core.recall_service().search("What does Melanie do to destress?", 2000).await.unwrap();
     let place = found.hits.iter().position(|h| h.snippet.contains("Painting"));
     assert!(place.is_some_and(|p| p < 3), "her own words come among the first three lines: {:?}", found.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
 }
@@ -151,9 +151,9 @@ async fn a_name_said_everywhere_still_tells_whose_birthday_is_asked() {
     history.push(("user".to_string(), "Laura's birthday is on the third of May.".to_string()));
     history.push(("user".to_string(), "Our neighbour's birthday party was loud.".to_string()));
     let borrowed: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
-    core.import_jsonl(&lines(&borrowed)).await.unwrap();
+    core.data().import_jsonl(&lines(&borrowed)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
-    let found = core.recall("When is Laura's birthday?", 2000).await.unwrap();
+    let found = core.recall_service().search("When is Laura's birthday?", 2000).await.unwrap();
     assert!(found.hits[0].snippet.contains("third of May"), "{:?}", found.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
 }
 

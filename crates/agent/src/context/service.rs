@@ -4,6 +4,10 @@
 //! (digest, memory flush, Bug 12's check, checkpoint, in that order), keeps the meter,
 //! and drives checkpoints: `/checkpoint`, their lifecycle, new conversations, the offer
 //! to continue, and export.
+//!
+//! Over 400 lines: the prompt, the fold into the summary and the checkpoints share the
+//! conversation's context rows and its meter; the fold's and the checkpoints' own rules
+//! are in `compact` and `checkpoint`.
 
 use super::compact::Compactions;
 use crate::context::rows::ContextStore;

@@ -2,6 +2,9 @@
 //! time, the rest queued in order); control commands are answered at once; a turn
 //! builds its prompt through the context service, runs the agent loop on the chat
 //! chain, and stores what it produced. Stop, Retry and the pinned model live here.
+//!
+//! Over 400 lines: a turn's path (the inbox, control commands, the prompt, the loop, what
+//! is stored, Stop and Retry) is one sequence over one service's state.
 
 use std::sync::{Arc, Mutex as StdMutex};
 
@@ -35,7 +38,7 @@ use sidecar_tools::ToolRegistry;
 
 mod message_actions;
 mod task_turn;
-pub use task_turn::{TaskReply, TaskTurn};
+pub use task_turn::TaskReply;
 
 /// How long a turn waits for a tool server that is still starting.
 const TOOLS_START_WAIT: std::time::Duration = std::time::Duration::from_secs(10);

@@ -23,19 +23,7 @@ use sidecar_llm::ChatMessage;
 use sidecar_llm::Usage;
 use sidecar_store::MessageMeta;
 use sidecar_store::NewMessage;
-
-/// What a task's run asks for.
-pub struct TaskTurn<'a> {
-    /// The conversation set aside for tasks.
-    pub conversation_id: i64,
-    pub task_id: i64,
-    pub prompt: &'a str,
-    /// What the window shows for the prompt when it is not the prompt itself (the
-    /// brief's name in place of the data it was made from).
-    pub shown: Option<&'a str>,
-    /// The tools the task was given when it was made.
-    pub tools: &'a [String],
-}
+use sidecar_tasks::TaskTurn;
 
 /// What a task's run produced.
 #[derive(Debug, Clone)]

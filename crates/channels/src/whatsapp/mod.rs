@@ -8,6 +8,10 @@
 //! down, through `health`); W2 an expired QR is replaced at once and the desktop says
 //! so; W3 outbound messages keep a pace (`pace`); W4 a message id is answered once,
 //! across restarts.
+//!
+//! Over 400 lines: the connection's life (pairing, the heartbeat, reconnecting, sending)
+//! is one state W1–W4 all act on; what stands apart (the gate, the health, the words) has
+//! its own modules.
 
 use crate::error::PhoneError;
 use crate::events::ChannelEvent;

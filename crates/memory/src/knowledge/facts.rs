@@ -13,6 +13,10 @@
 //!   model to save personal facts (Bug 5);
 //! - at most three saves per turn (Bug 9), counted by the caller's [`TurnSaves`];
 //! - the patterns of facts worth keeping, for turns about to leave the context (Bug 12).
+//!
+//! Over 400 lines: each rule above guards a numbered failure of the seed, and they act on
+//! the same facts in one pass (a dedupe decides what the prompt's order then ranks);
+//! apart, a reader could not see which rule runs first.
 
 use std::sync::LazyLock;
 

@@ -6,6 +6,9 @@
 //!
 //! The threshold was measured on STS-B in English and Spanish (the
 //! `fact_duplicates` bench: its development part chose it, its test part reports it).
+//!
+//! Over 400 lines: the measured threshold's notes sit beside the rule that uses them, and
+//! the words' confirm-or-refuse beside the cosine it corrects.
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;

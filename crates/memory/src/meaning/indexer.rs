@@ -11,6 +11,9 @@
 //!   rank only what happened to be embedded first.
 //! - When the embedder cannot run, [`MeaningIndex::nearest`] says why and recall falls
 //!   back to keywords; nothing fails because of it.
+//!
+//! Over 400 lines: the embedder's life, the vectors and the background work share one
+//! lock and one "current model"; apart they would each need the other's state.
 
 use crate::meaning::rows::EmbeddingsStore;
 use std::collections::HashSet;

@@ -1,7 +1,7 @@
-//! The SQLite store on real files: migrations, persistence across reopen.
+//! The SQLite store on real files: migrations, persistence across reopen, an unwritable
+//! folder and a damaged file refused.
 
-use sidecar_llm::ChatMessage;
-use sidecar_reminders::RemindersStore;
+use sidecar_domain::ChatMessage;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;
 use sidecar_store::Role;
@@ -63,38 +63,6 @@ async fn an_unwritable_data_dir_is_a_clear_error() {
     std::fs::write(&file, "x").unwrap();
     let error = Store::open(&file.join("data")).await.unwrap_err().to_string();
     assert!(error.contains("cannot create the data directory"), "{error}");
-}
-
-#[tokio::test]
-async fn the_delivery_attempts_migration_keeps_reminders_and_their_deliveries() {
-    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(DB_FILE);
-    // The schema as it was before the migration, with a reminder delivered once.
-    {
-        let mut before = sqlx::migrate!("./migrations");
-        let keep = before.migrations.iter().position(|m| m.version == 20261125000000).unwrap();
-        before.migrations = std::borrow::Cow::Owned(before.migrations[..keep].to_vec());
-        let options = SqliteConnectOptions::new().filename(&path).create_if_missing(true).foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await.unwrap();
-        before.run(&pool).await.unwrap();
-        sqlx::query("INSERT INTO reminders (message, due_at, zone, rrule, state, created_at, series_start) VALUES ('pill', '2026-11-22T08:00:00Z', 'UTC', 'FREQ=DAILY', 'pending', '2026-11-01T00:00:00Z', '2026-11-21T08:00:00Z')")
-            .execute(&pool)
-            .await
-            .unwrap();
-        sqlx::query("INSERT INTO reminder_deliveries VALUES ('1@2026-11-21T08:00:00Z', 1, '2026-11-21T08:00:00Z', '2026-11-21T08:00:01Z', 0)")
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    }
-    let store = Store::open(dir.path()).await.unwrap();
-    let reminder = store.reminder_table().reminder(1).await.unwrap().unwrap();
-    assert_eq!((reminder.message.as_str(), reminder.rrule.as_deref(), reminder.shown_attempts), ("pill", Some("FREQ=DAILY"), 0));
-    assert!(store.reminder_table().was_delivered("1@2026-11-21T08:00:00Z").await.unwrap());
-    let (violations,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM pragma_foreign_key_check").fetch_one(store.pool()).await.unwrap();
-    assert_eq!(violations, 0);
-    sqlx::query("UPDATE reminders SET state = 'failed' WHERE id = 1").execute(store.pool()).await.unwrap();
 }
 
 #[tokio::test]
