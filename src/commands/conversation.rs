@@ -18,7 +18,7 @@ commands! {
     }
 
     async fn retry_reply(core) -> Result<TurnOutcome, CommandError> {
-        core.retry().await.said(&core)
+        core.conversation().retry().await.said(&core)
     }
 
     /// What another device's microphone recorded (a phone's browser), written down here.
@@ -27,7 +27,7 @@ commands! {
     }
 
     async fn stop_reply(core) -> Result<bool, CommandError> {
-        Ok(core.stop())
+        Ok(core.conversation().stop())
     }
 
     async fn cancel_queued(core, id: u64) -> Result<bool, CommandError> {
@@ -35,7 +35,7 @@ commands! {
     }
 
     async fn load_history(core, limit: Option<u32>) -> Result<Vec<Message>, CommandError> {
-        core.history(limit.unwrap_or(200)).await.said(&core)
+        core.conversation().history(limit.unwrap_or(200)).await.said(&core)
     }
 
     async fn model_status(core) -> Result<ModelStatus, CommandError> {

@@ -1,15 +1,15 @@
 //! The chat's turns through the assembly: send (from the window, another device, with
-//! files), attach, retry, stop, the history.
+//! files) through the inbox, and attach; retry, stop and the history are the
+//! conversation service's own (`conversation()`).
 
 use super::Companion;
 use crate::error::CompanionError;
 use crate::TurnOutcome;
 use sidecar_agent::ConversationService;
-use sidecar_store::Message;
 use std::sync::Arc;
 
 impl Companion {
-    /// Turns: send, retry, stop, the queue.
+    /// Turns: retry, stop, the history, the queue.
     pub fn conversation(&self) -> &Arc<ConversationService> {
         &self.conversation
     }
@@ -43,17 +43,5 @@ impl Companion {
             .await
             .map_err(|e| sidecar_domain::Refused(e.to_string()))?;
         Ok(opened?)
-    }
-
-    pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
-        Ok(self.conversation.retry().await?)
-    }
-
-    pub fn stop(&self) -> bool {
-        self.conversation.stop()
-    }
-
-    pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
-        Ok(self.conversation.history(limit).await?)
     }
 }

@@ -101,7 +101,7 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         desktop.screenshot("checkpoint-editor")
         session.tap("[data-testid=checkpoint-save]")
         wait_until(lambda: "Checkpoint #1 saved." in " ".join(session.texts("[data-testid=checkpoint-message]")), 30, "not saved")
-        assert "Ask for a quiet room" in session.texts("[data-testid=checkpoint]")[0]
+        wait_until(lambda: "Ask for a quiet room" in session.texts("[data-testid=checkpoint]")[0], 10, "the edit is not shown")
 
         session.tap("[data-testid=nav-usage]")
         session.wait_for("[data-testid=usage-turns]", 10)

@@ -87,7 +87,7 @@ async fn a_two_step_tool_loop_runs_the_tool_and_answers_with_its_result() {
     assert!(events.iter().any(|e| matches!(e, CoreEvent::Chat(ChatEvent::ToolStarted { name, .. }) if name == "get_current_time")));
     assert!(events.iter().any(|e| matches!(e, CoreEvent::Chat(ChatEvent::ToolFinished { is_error: false, .. }))));
     // Stored in order: question, call, result, answer.
-    let roles: Vec<Role> = core.history(10).await.unwrap().iter().map(|m| m.role).collect();
+    let roles: Vec<Role> = core.conversation().history(10).await.unwrap().iter().map(|m| m.role).collect();
     assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool, Role::Assistant]);
     // Both calls recorded with a cost from the price table.
     let totals = core.usage_totals(None).await.unwrap();
@@ -151,7 +151,7 @@ async fn bad_calls_go_back_to_the_model_as_tool_errors() {
     let schema = error_of("schema");
     assert!(schema.contains("schema") && schema.contains("city"), "{schema}");
     assert_eq!(error_of("fails"), "the service is down for maintenance");
-    let stored = core.history(10).await.unwrap();
+    let stored = core.conversation().history(10).await.unwrap();
     assert_eq!(stored.iter().filter(|m| m.role == Role::Tool && m.is_error).count(), 4);
 }
 
@@ -182,7 +182,7 @@ async fn when_the_primary_is_down_the_fallback_answers_and_says_so() {
     let notices = notices(&drain(&mut bus));
     assert!(matches!(notices.last(), Some(Notice::FallingBack { from, to, .. }) if from == "primary" && to == "backup"), "{notices:?}");
     // The marker is stored with the reply, for the UI after a restart.
-    let stored = core.history(5).await.unwrap();
+    let stored = core.conversation().history(5).await.unwrap();
     assert_eq!(stored.last().unwrap().meta.as_ref().unwrap().0.fallback_from.as_deref(), Some("primary"));
 }
 
@@ -208,7 +208,7 @@ async fn a_reply_that_already_streamed_is_not_silently_resent() {
     let error = core.send("question").await.unwrap_err();
     assert!(error.is_retryable());
     assert_eq!((primary.request_count(), backup.request_count()), (1, 0));
-    let last = core.history(5).await.unwrap().pop().unwrap();
+    let last = core.conversation().history(5).await.unwrap().pop().unwrap();
     assert_eq!((last.content.as_str(), last.status), ("Half an ans", MessageStatus::Interrupted));
 }
 
@@ -230,7 +230,7 @@ async fn a_reply_cut_by_the_length_limit_is_continued_and_merged() {
     assert!(second.last().unwrap()["content"].as_str().unwrap().contains("Continue exactly where it stopped"));
     assert!(notices(&drain(&mut bus)).contains(&Notice::Continued { attempt: 1 }));
     // One merged reply is stored, not the pieces.
-    let stored = core.history(5).await.unwrap();
+    let stored = core.conversation().history(5).await.unwrap();
     assert_eq!(stored.len(), 2);
     assert_eq!(stored[1].content, outcome.reply);
 }
@@ -264,7 +264,7 @@ async fn the_iteration_cap_ends_a_turn_that_keeps_calling_tools() {
     assert!(outcome.reply.contains("I reached the limit of 3 steps for one reply"), "{}", outcome.reply);
     assert!(notices(&drain(&mut bus)).contains(&Notice::IterationCap));
     // Every call still has its result, so the next turn's history is valid.
-    let stored = core.history(20).await.unwrap();
+    let stored = core.conversation().history(20).await.unwrap();
     let calls = stored.iter().filter(|m| m.tool_calls.is_some()).count();
     let results = stored.iter().filter(|m| m.role == Role::Tool).count();
     assert_eq!(calls, results);
@@ -288,10 +288,10 @@ async fn stop_during_a_tool_run_ends_the_turn_and_pairs_the_call() {
             break;
         }
     }
-    assert!(core.stop());
+    assert!(core.conversation().stop());
     let outcome = tokio::time::timeout(Duration::from_secs(5), turn).await.unwrap().unwrap().unwrap();
     assert_eq!(outcome.status, MessageStatus::Stopped);
-    let stored = core.history(10).await.unwrap();
+    let stored = core.conversation().history(10).await.unwrap();
     let result = stored.iter().find(|m| m.role == Role::Tool).unwrap();
     assert!(result.is_error && result.content.contains("stopped"), "{}", result.content);
     assert_eq!(server.request_count(), 1);
@@ -343,7 +343,7 @@ async fn retry_after_a_failure_mid_tool_loop_picks_up_from_the_tool_results() {
     let core = single(&server, dir.path()).await;
     let error = core.send("time?").await.unwrap_err();
     assert!(matches!(error, CompanionError::Route(_)), "{error:?}");
-    let outcome = core.retry().await.unwrap();
+    let outcome = core.conversation().retry().await.unwrap();
     assert_eq!(outcome.reply, "It is 13:00.");
     let third = request_messages(&server, 2);
     assert_eq!(third.last().unwrap()["role"], "tool");
@@ -361,7 +361,7 @@ async fn the_wall_clock_limit_ends_a_turn_stuck_in_a_tool() {
     let error = tokio::time::timeout(Duration::from_secs(5), core.send("run it")).await.unwrap().unwrap_err();
     assert!(error.to_string().contains("took longer than 0.3 s") && !error.to_string().contains("llm."), "{error}");
     assert!(notices(&drain(&mut bus)).contains(&Notice::TimedOut));
-    let stored = core.history(10).await.unwrap();
+    let stored = core.conversation().history(10).await.unwrap();
     let result = stored.iter().find(|m| m.role == Role::Tool).unwrap();
     assert!(result.content.contains("ran out of time"), "{}", result.content);
 }

@@ -81,7 +81,7 @@ async fn text_pdf_and_docx_reach_the_model_and_the_chat_lists_them() {
     for said in ["What do these say?", "book the train to Porto", "Quarterly sales rose 12 percent", "Ventas & gastos", "informe.docx"] {
         assert!(sent.contains(said), "{said} not sent: {sent}");
     }
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let mine = history.iter().find(|m| m.role == sidecar_llm::Role::User).unwrap();
     let meta = &mine.meta.as_ref().unwrap().0;
     assert_eq!(meta.typed.as_deref(), Some("What do these say?"));

@@ -273,7 +273,7 @@ async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_on
     assert!(matches!(&note, RestoreNote::Restored { files, .. } if *files > 0), "{note:?}");
     assert!(apply_pending_restore(&data, None, chrono::Utc::now()).await.is_none(), "once only");
     let core = open(dir.path()).await;
-    let said: Vec<String> = core.history(20).await.unwrap().into_iter().map(|m| m.content).collect();
+    let said: Vec<String> = core.conversation().history(20).await.unwrap().into_iter().map(|m| m.content).collect();
     assert!(said.iter().any(|m| m == "before the backup") && !said.iter().any(|m| m == "after the backup"), "{said:?}");
     assert_eq!(take_restore_result(&data), Some(note));
     assert_eq!(take_restore_result(&data), None, "said once");
@@ -340,7 +340,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     assert_eq!(made.len(), 1, "{made:?}");
     let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE version = ?").bind(newest).fetch_one(core.store().pool()).await.unwrap();
     assert_eq!(applied, 1, "migrated once");
-    assert!(core.history(10).await.unwrap().iter().any(|m| m.content == "/status"), "nothing lost");
+    assert!(core.conversation().history(10).await.unwrap().iter().any(|m| m.content == "/status"), "nothing lost");
     core.shutdown().await;
     drop(core);
     let _again = open(dir.path()).await;

@@ -55,10 +55,10 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
 
     tick(60);
     core.chats().open(first).await.unwrap();
-    let history = core.history(50).await.unwrap();
+    let history = core.conversation().history(50).await.unwrap();
     assert!(history[0].content.contains("bakery"), "opening shows its messages");
     core.send("She got promoted already").await.unwrap();
-    assert_eq!(core.history(50).await.unwrap().len(), 4, "the reply continued there");
+    assert_eq!(core.conversation().history(50).await.unwrap().len(), 4, "the reply continued there");
     assert_eq!(core.chats().list(None).await.unwrap().1[0].id, first);
 
     // Delete: hidden at once, also from recall; undo brings it back.

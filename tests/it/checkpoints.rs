@@ -36,7 +36,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     assert!(outcome.meta.command);
     assert!(outcome.reply.starts_with("Checkpoint #1 saved: Trip to Lisbon"), "{}", outcome.reply);
     // The command and its answer are not sent to the model later.
-    let before_restart = core.history(10).await.unwrap();
+    let before_restart = core.conversation().history(10).await.unwrap();
     assert_eq!(before_restart.len(), 4);
     core.shutdown().await;
     drop(core);
@@ -251,7 +251,7 @@ async fn a_long_text_result_is_summarised_by_the_model_and_stored_whole() {
     let answer_request = requests[2]["messages"].as_array().unwrap();
     let result = answer_request.iter().find(|m| m["role"] == "tool").unwrap()["content"].as_str().unwrap();
     assert_eq!(result, "Lisbon: hills, tram 28, Alfama; see https://example.com/lisbon.");
-    let stored = core.history(10).await.unwrap();
+    let stored = core.conversation().history(10).await.unwrap();
     let stored_result = stored.iter().find(|m| m.role == sidecar_llm::Role::Tool).unwrap();
     assert!(stored_result.content.starts_with("PAGE START") && stored_result.content.ends_with("PAGE END"));
     let usage = core.usage_totals(None).await.unwrap();
@@ -297,7 +297,7 @@ async fn continue_from_checkpoint_picks_by_status_and_the_model_picks_the_work_u
 
     let outcome = core.send("continuá desde el checkpoint").await.unwrap();
     assert_eq!(outcome.reply, "Picking it up: the hotel is next.");
-    let said = core.history(10).await.unwrap().into_iter().find(|m| m.meta.as_ref().is_some_and(|m| m.0.intent)).unwrap();
+    let said = core.conversation().history(10).await.unwrap().into_iter().find(|m| m.meta.as_ref().is_some_and(|m| m.0.intent)).unwrap();
     assert_eq!(said.content, format!("Continuing from checkpoint #{}, Trip to Lisbon. Pending: Trip to Lisbon: next step.", in_progress.id));
     let request = server.last_request();
     let late = crate::support::late_block(&request);
@@ -349,7 +349,7 @@ async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
     assert!(checkpoint.body.pending.contains(&"Buy soil".to_string()), "{:?}", checkpoint.body);
     assert_eq!(checkpoint.body.metadata.model.as_deref(), Some("m"));
     // The stored reply keeps the announcement for the chat.
-    let stored = core.history(2).await.unwrap();
+    let stored = core.conversation().history(2).await.unwrap();
     assert_eq!(stored.last().unwrap().meta.as_ref().unwrap().0.checkpoint, Some(id));
     // The next turns do not write another one.
     assert_eq!(core.send("and another").await.unwrap().meta.checkpoint, None);

@@ -486,3 +486,33 @@ async fn tasks_are_made_listed_run_paused_and_removed_from_the_terminal() {
     assert_eq!(views.len(), 1);
     assert_eq!((views[0]["paused"].as_str(), views[0]["next"].as_str()), (Some("Paused by you."), None));
 }
+
+/// A settings file the loader refuses stops every command with the key named; an
+/// unknown key is a warning and the command runs.
+#[test]
+fn the_cli_refuses_a_bad_timeout_and_warns_of_an_unknown_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
+            .env("SIDECAR_DATA_DIR", dir.path())
+            .env("SIDECAR_CONFIG", &config)
+            .env_remove("SIDECAR_LLM_BASE_URL")
+            .env("SIDECAR_RUNTIME", "off")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&config, "[llm]\nidle_timeout_secs = -5\n").unwrap();
+    for command in [&["status"][..], &["remind", "in 5 minutes stretch"], &["ask", "hola"]] {
+        let out = run(command);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command:?}: {stderr}");
+        assert!(stderr.contains("llm.idle_timeout_secs") && !stderr.contains("panicked"), "{stderr}");
+    }
+    std::fs::write(&config, "[llm]\nmax_retrys = 3\n").unwrap();
+    let out = run(&["status"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("did you mean llm.max_retries?"), "{stderr}");
+}

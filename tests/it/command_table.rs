@@ -66,7 +66,7 @@ async fn a_command_runs_from_the_table_as_the_window_calls_it() {
     let outcome = dispatch(core.clone(), "send_message", json!({ "text": "My sister lives in Lisbon" })).unwrap().await.unwrap();
     assert_eq!(outcome["reply"], "Noted.", "{outcome}");
     let chats = dispatch(core.clone(), "list_chats", serde_json::Value::Null).unwrap().await.unwrap();
-    let message_id = core.history(10).await.unwrap()[0].id;
+    let message_id = core.conversation().history(10).await.unwrap()[0].id;
     // A camelCase argument, as the window sends it.
     let opened = dispatch(core.clone(), "open_chat_at", json!({ "messageId": message_id })).unwrap().await.unwrap();
     assert_eq!(opened, chats["current"]);

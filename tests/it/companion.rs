@@ -73,7 +73,7 @@ async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
     assert_eq!(said, "hola, soy Ana");
     assert!(late.unwrap().starts_with("Current date and time"));
 
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert_eq!(history.len(), 2);
     assert_eq!((history[0].role, history[0].content.as_str()), (Role::User, "hola, soy Ana"));
     assert_eq!((history[1].role, history[1].content.as_str()), (Role::Assistant, "Hola, Ana"));
@@ -120,16 +120,16 @@ async fn stop_keeps_what_was_streamed_as_a_stopped_reply() {
             seen += 1;
         }
     }
-    assert!(core.stop());
+    assert!(core.conversation().stop());
     let outcome = turn.await.unwrap().unwrap();
     assert_eq!(outcome.status, MessageStatus::Stopped);
     assert!(outcome.reply.starts_with("Once upon"), "{}", outcome.reply);
     assert!(outcome.reply.len() < "Once upon".len() + 50 * 7);
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert_eq!(history[1].status, MessageStatus::Stopped);
     assert_eq!(history[1].content, outcome.reply);
     // Nothing is running now.
-    assert!(!core.stop());
+    assert!(!core.conversation().stop());
 }
 
 #[tokio::test]
@@ -148,21 +148,21 @@ async fn a_broken_stream_keeps_the_partial_reply_and_retry_answers_once() {
     assert!(error.is_retryable());
     let failed = drain(&mut bus).into_iter().any(|e| matches!(e, CoreEvent::Chat(ChatEvent::TurnFailed { retryable: true, .. })));
     assert!(failed, "a TurnFailed event is published");
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert_eq!(history.len(), 2);
     assert_eq!(history[1].status, MessageStatus::Interrupted);
     assert_eq!(history[1].content, "Partial");
 
-    let outcome = core.retry().await.unwrap();
+    let outcome = core.conversation().retry().await.unwrap();
     assert_eq!(outcome.reply, "Full answer");
     // The question is asked once, and the broken reply is not fed back to the model.
     let messages = server.last_request()["messages"].as_array().unwrap().clone();
     let contents: Vec<String> = messages[1..].iter().map(crate::support::said).collect();
     assert_eq!(contents, ["question"]);
-    let users = core.history(10).await.unwrap().iter().filter(|m| m.role == Role::User).count();
+    let users = core.conversation().history(10).await.unwrap().iter().filter(|m| m.role == Role::User).count();
     assert_eq!(users, 1);
     // Once answered, there is nothing left to retry.
-    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Turn(TurnError::NothingToRetry)));
+    assert!(matches!(core.conversation().retry().await.unwrap_err(), TurnError::NothingToRetry));
 }
 
 #[tokio::test]
@@ -180,7 +180,7 @@ async fn one_turn_at_a_time_and_the_next_waits_for_it() {
         async move { core.send("first").await }
     });
     while !matches!(events.recv().await.unwrap(), CoreEvent::Chat(ChatEvent::Delta { .. })) {}
-    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Turn(TurnError::Busy)), "Retry never queues");
+    assert!(matches!(core.conversation().retry().await.unwrap_err(), TurnError::Busy), "Retry never queues");
     let second = core.send("second").await.unwrap();
     assert_eq!(first.await.unwrap().unwrap().reply, "slow reply");
     assert_eq!(second.reply, "second answer");
@@ -194,6 +194,6 @@ async fn no_provider_and_no_offline_model_says_what_to_do() {
     let error = core.send("hello").await.unwrap_err().to_string();
     assert!(error.contains("SIDECAR_RUNTIME"), "{error}");
     // The message is kept, so Retry can answer it once a model is configured.
-    assert_eq!(core.history(5).await.unwrap()[0].content, "hello");
+    assert_eq!(core.conversation().history(5).await.unwrap()[0].content, "hello");
     assert!(matches!(core.models().status(), sidecar::ModelStatus::Unavailable { .. }));
 }

@@ -69,6 +69,6 @@ async fn a_stream_that_goes_silent_says_so() {
     let core = open(dir.path(), &[&server.base_url], "idle_timeout_secs = 1").await;
     let error = core.send("hello").await.unwrap_err().to_string();
     assert!(error.contains("stopped answering: it did not send more of the reply within 1 s") && !error.contains("_timeout"), "{error}");
-    let history = core.history(5).await.unwrap();
+    let history = core.conversation().history(5).await.unwrap();
     assert!(history.iter().any(|m| m.content == "partial"), "what arrived is kept");
 }

@@ -300,7 +300,7 @@ proptest! {
                             headers.push(("Origin".to_string(), origin.to_string()));
                         }
                         let (tool, method, path, scope, writes) = ACTIONS[action];
-                        let (facts_before, history_before) = (core.knowledge().facts().len(), core.history(100).await.unwrap().len());
+                        let (facts_before, history_before) = (core.knowledge().facts().len(), core.conversation().history(100).await.unwrap().len());
                         let text = format!("Likes tea {client}{label}");
                         // Each MCP tool is sent what its schema takes and refuses any other field:
                         // `remember_fact` takes `fact` and `category`, `list_reminders` takes nothing;
@@ -336,7 +336,7 @@ proptest! {
                         assert!(!shown.contains("peanuts") || scopes.as_ref().is_some_and(|s| s.contains(&Scope::Health)), "{said}");
                         if !may {
                             assert_eq!(core.knowledge().facts().len(), facts_before, "a refused request saved a fact: {said}");
-                            assert_eq!(core.history(100).await.unwrap().len(), history_before, "a refused request posted a message: {said}");
+                            assert_eq!(core.conversation().history(100).await.unwrap().len(), history_before, "a refused request posted a message: {said}");
                         }
                     }
                 }

@@ -43,7 +43,7 @@ async fn an_image_goes_to_a_model_that_sees_and_stays_with_its_message() {
     assert!(parts[0]["text"].as_str().unwrap().starts_with("What is in this picture?"));
     assert_eq!(parts[1]["image_url"]["url"], format!("data:image/png;base64,{PIXEL}"));
     // No base64 in the stored message: the history, search and the context count see a reference.
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let mine = history.iter().find(|m| m.role == sidecar_llm::Role::User).unwrap();
     assert!(!mine.content.contains(PIXEL) && mine.content.len() < 400, "{}", mine.content);
     assert_eq!(mine.meta.as_ref().unwrap().0.attachments[0].kind, "image");

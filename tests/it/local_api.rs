@@ -167,7 +167,7 @@ async fn reminders_facts_and_notes_go_in_and_come_back_out() {
     let (status, posted) =
         call(&http, reqwest::Method::POST, &format!("{base}/v1/messages"), Some(&helper), Some(json!({"text": "The washing machine is done."}))).await;
     assert_eq!(status, 201, "{posted}");
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let note = history.iter().find(|m| m.content.contains("washing machine")).expect("the note is in the chat");
     assert!(note.content.contains("home-assistant"), "it says who left it: {}", note.content);
     let (status, _) = call(&http, reqwest::Method::POST, &format!("{base}/v1/messages"), Some(&helper), Some(json!({"text": "x".repeat(2001)}))).await;
@@ -225,7 +225,7 @@ async fn the_openai_client_chats_with_sidecar_whole_and_streamed() {
     assert_eq!(said["models"], json!(["sidecar"]));
     assert!(said["wrong_token"].as_str().unwrap().starts_with("401"), "{said}");
     // Both turns are the user's own conversation, said on the API's channel.
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let asked: Vec<&str> = history.iter().filter(|m| m.role == sidecar_llm::Role::User).map(|m| m.content.as_str()).collect();
     assert_eq!(asked, ["What do I play on Thursdays?", "And on Fridays?"]);
     assert!(history.iter().all(|m| m.channel == Some(sidecar_proactive::Channel::Api)), "{history:?}");
@@ -256,5 +256,5 @@ async fn a_program_only_talks_it_cannot_run_the_users_commands() {
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["choices"][0]["message"]["content"], "Noted.", "the model answered it as words");
     assert_eq!(core.store().conversations().current_conversation().await.unwrap(), conversation, "the user's conversation was not cleared");
-    assert!(core.history(10).await.unwrap().iter().any(|m| m.content.contains("paella")));
+    assert!(core.conversation().history(10).await.unwrap().iter().any(|m| m.content.contains("paella")));
 }

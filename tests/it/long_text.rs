@@ -45,7 +45,7 @@ async fn a_two_megabyte_reply_without_spaces_leaves_the_conversation_usable() {
     assert!(prompt_chars(&request) < 8192 * 8, "the prompt must fit the window: {} chars", prompt_chars(&request));
     assert!(request.to_string().contains("cut here to fit the context"), "the cut is marked");
     // The stored reply stays whole.
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert!(history.iter().any(|m| m.content.len() == huge.len()));
     // Recall finds and shows it without choking.
     let results = core.recall_service().search(&"x".repeat(50), 2000).await.unwrap();
@@ -61,7 +61,7 @@ async fn a_ten_megabyte_message_is_cut_for_the_prompt_and_kept_whole() {
     let outcome = core.send(&text).await.unwrap();
     assert_eq!(outcome.reply, "ok");
     assert!(prompt_chars(&server.last_request()) < 8192 * 8);
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert!(history.iter().any(|m| m.content.len() == text.trim().len()));
 }
 

@@ -55,7 +55,6 @@ mod reminders_kept;
 mod reminders_migration;
 mod sampling;
 mod services;
-mod settings_fuzz;
 mod sources;
 mod spanish_errors;
 mod supersession;

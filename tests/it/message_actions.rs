@@ -57,7 +57,7 @@ async fn regenerate_keeps_versions_to_flip_between_and_the_model_sees_only_the_o
     let again = chat.regenerate().await.unwrap();
     assert_eq!(again.reply, "Reply 2");
     assert_eq!(prompt_texts(&server.last_request()), ["Name a colour"], "the replaced reply is not sent back");
-    assert_eq!(said(&core.history(50).await.unwrap()), ["Name a colour", "Reply 2"], "the user message is not stored twice");
+    assert_eq!(said(&core.conversation().history(50).await.unwrap()), ["Name a colour", "Reply 2"], "the user message is not stored twice");
     let versions = chat.reply_versions().await.unwrap().unwrap();
     assert_eq!((versions.count, versions.current), (2, 2));
 
@@ -67,7 +67,7 @@ async fn regenerate_keeps_versions_to_flip_between_and_the_model_sees_only_the_o
     // Flip back to the first: it is what is shown and what the model sees next.
     let shown = chat.show_version(1).await.unwrap();
     assert_eq!((shown.count, shown.current), (3, 1));
-    assert_eq!(said(&core.history(50).await.unwrap()), ["Name a colour", "Reply 1"]);
+    assert_eq!(said(&core.conversation().history(50).await.unwrap()), ["Name a colour", "Reply 1"]);
     assert!(matches!(chat.show_version(7).await, Err(TurnError::NoVersion(7))));
     core.send("Another").await.unwrap();
     assert_eq!(prompt_texts(&server.last_request()), ["Name a colour", "Reply 1", "Another"]);
@@ -85,7 +85,7 @@ async fn edit_sets_aside_the_message_and_what_followed_then_answers_the_new_text
     let core = open(dir.path(), &server.base_url).await;
     core.send("I live in Lisbn").await.unwrap();
     core.send("What's the weather like there?").await.unwrap();
-    let history = core.history(50).await.unwrap();
+    let history = core.conversation().history(50).await.unwrap();
     let typo = history.iter().find(|m| m.content == "I live in Lisbn").unwrap().id;
     let reply_id = history.iter().find(|m| m.role == Role::Assistant).unwrap().id;
 
@@ -100,7 +100,7 @@ async fn edit_sets_aside_the_message_and_what_followed_then_answers_the_new_text
 
     let outcome = core.conversation().edit(typo, "I live in Lisbon".into()).await.unwrap();
     assert_eq!(outcome.status, MessageStatus::Complete);
-    let history = core.history(50).await.unwrap();
+    let history = core.conversation().history(50).await.unwrap();
     assert_eq!(said(&history), ["⏰ Water the plants", "I live in Lisbon", "Reply 3"]);
     assert_eq!(outcome.user_message_id, history[1].id, "the outcome names the new message");
     let sent = prompt_texts(&server.last_request());
@@ -132,5 +132,5 @@ async fn sidecars_own_answer_alone_is_not_offered_for_regenerate() {
     assert!(outcome.meta.intent);
     assert_eq!(core.conversation().reply_versions().await.unwrap(), None);
     assert!(matches!(core.conversation().regenerate().await, Err(TurnError::NothingToRegenerate)));
-    assert_eq!(core.history(10).await.unwrap().len(), 2, "the answer is still there");
+    assert_eq!(core.conversation().history(10).await.unwrap().len(), 2, "the answer is still there");
 }

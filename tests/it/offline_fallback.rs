@@ -184,7 +184,7 @@ async fn after_sidecar_acted_a_down_provider_leaves_its_answer_alone() {
     assert!(outcome.meta.intent, "{outcome:?}");
     assert!(outcome.reply.contains("stretch"), "{}", outcome.reply);
     assert_eq!(core.reminders().pending().await.unwrap().len(), 1);
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let said: Vec<_> = history.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
     assert_eq!(said.len(), 2, "the question and Sidecar's answer, no model reply: {said:?}");
     while let Ok(event) = events.try_recv() {

@@ -182,7 +182,7 @@ async fn simulate_with(level: Level, behaviour: User, phones: bool) -> (Vec<Sent
         }
     }
     // Every spontaneous message is in the chat, marked as such.
-    let proactive = core.history(10_000).await.unwrap().iter().filter(|m| m.meta.as_ref().is_some_and(|m| m.proactive.is_some())).count();
+    let proactive = core.conversation().history(10_000).await.unwrap().iter().filter(|m| m.meta.as_ref().is_some_and(|m| m.proactive.is_some())).count();
     assert_eq!(proactive, sent.len());
     (sent, user, asked, skips)
 }
@@ -303,7 +303,7 @@ async fn invalid_answers_are_blocked_and_send_nothing() {
     assert!(matches!(second, TickReport::Blocked { block: Block::GreetingOutsideWindow, .. }), "{second:?}");
     let status = core.proactive().status().await.unwrap();
     assert_eq!((status.state.count_today, status.state.last_spontaneous_at), (0, None));
-    assert!(core.history(10).await.unwrap().is_empty());
+    assert!(core.conversation().history(10).await.unwrap().is_empty());
 }
 
 /// P6: no pending reminders reads NONE; a pending one is listed. The decision call is
@@ -393,7 +393,7 @@ async fn a_user_message_during_the_decision_cancels_it() {
     assert!(started.elapsed() < Duration::from_secs(2), "the turn waited for the decision: {:?}", started.elapsed());
     let report = tick.await.unwrap().unwrap();
     assert!(matches!(report, TickReport::Blocked { block: Block::UserBecameActive, .. }), "{report:?}");
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert!(!history.iter().any(|m| m.content == "¿Qué tal?"));
 }
 
@@ -540,7 +540,7 @@ async fn control_commands_answer_without_the_model() {
     assert_eq!(core.send("/reminders clear").await.unwrap().reply, "Cancelled 2 pending reminders.");
     let decide = core.send("/proactive decide").await.unwrap().reply;
     assert!(decide.starts_with("Would send a checkin"), "{decide}");
-    assert!(core.history(50).await.unwrap().iter().all(|m| m.content != "hi"), "decide sends nothing");
+    assert!(core.conversation().history(50).await.unwrap().iter().all(|m| m.content != "hi"), "decide sends nothing");
     let before = core.store().conversations().current_conversation().await.unwrap();
     let cleared = core.send("/clear").await.unwrap();
     assert!(cleared.reply.contains("fresh conversation"));

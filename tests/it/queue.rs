@@ -77,9 +77,9 @@ async fn three_messages_sent_while_a_reply_streams_are_answered_in_order_and_one
     assert!(core.conversation().cancel_queued(waiting[1].id), "two is cancelled before its turn");
     assert!(!core.conversation().cancel_queued(waiting[1].id));
     // Nothing queued was stored or sent yet: the story is still being written.
-    assert!(core.history(20).await.unwrap().iter().all(|m| m.content != "one"));
+    assert!(core.conversation().history(20).await.unwrap().iter().all(|m| m.content != "one"));
 
-    assert!(core.stop(), "Stop ends the story only");
+    assert!(core.conversation().stop(), "Stop ends the story only");
     let story = first.await.unwrap().unwrap();
     assert!(story.reply.starts_with("Once"));
     let [one, two, three] = <[_; 3]>::try_from(queued).ok().unwrap();
@@ -87,7 +87,7 @@ async fn three_messages_sent_while_a_reply_streams_are_answered_in_order_and_one
     assert!(matches!(two.await.unwrap(), Err(CompanionError::Turn(TurnError::QueuedCancelled))));
     assert_eq!(three.await.unwrap().unwrap().reply, "answer to three");
 
-    let history: Vec<(Role, String)> = core.history(20).await.unwrap().into_iter().map(|m| (m.role, m.content)).collect();
+    let history: Vec<(Role, String)> = core.conversation().history(20).await.unwrap().into_iter().map(|m| (m.role, m.content)).collect();
     let said: Vec<&str> = history.iter().map(|(_, c)| c.as_str()).collect();
     assert_eq!(said[..2], ["tell me a long story", story.reply.as_str()]);
     assert_eq!(said[2..], ["one", "answer to one", "three", "answer to three"]);

@@ -328,7 +328,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     })
     .await
     .expect("delivered");
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     assert_eq!(history.last().unwrap().content, "Reminder: stretch", "{history:#?}");
     assert_eq!(first_line, "Reminder: stretch", "what the character's bubble says");
     running.abort();

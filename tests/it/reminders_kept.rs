@@ -238,7 +238,7 @@ async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
     assert_eq!(core.reminders().pending().await.unwrap(), before);
     assert!(meta(again).await.handled);
     // A message that is not a reminder is refused with why.
-    let said = core.history(10).await.unwrap();
+    let said = core.conversation().history(10).await.unwrap();
     let error = core.reminders().answer_message(said[0].id - 100, None).await.unwrap_err().to_string();
     assert!(error.contains("is not a reminder"), "{error}");
 }

@@ -35,7 +35,7 @@ async fn messages_record_the_channel_they_were_said_on() {
     let cli = Companion::open(cli).await.unwrap();
     cli.send("hi from the terminal").await.unwrap();
 
-    let mut said: Vec<(String, Option<Channel>)> = cli.history(20).await.unwrap().into_iter().map(|m| (m.content, m.channel)).collect();
+    let mut said: Vec<(String, Option<Channel>)> = cli.conversation().history(20).await.unwrap().into_iter().map(|m| (m.content, m.channel)).collect();
     // The answer to /status is Sidecar's state (the model answering, proactivity at its
     // default), said on the desktop like the command.
     let (status, channel) = said.remove(3);
@@ -75,7 +75,7 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     scheduler.abort();
 
     assert_eq!(notifications.said(), [(Kind::Reminder, "Reminder: water the plants".to_string())]);
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let kept = history.iter().find(|m| m.content == "Reminder: water the plants").expect("kept in the history");
     assert_eq!(kept.channel, Some(Channel::Desktop), "said where it was shown");
     assert_eq!(kept.meta.as_ref().unwrap().0.proactive.as_deref(), Some("reminder"));

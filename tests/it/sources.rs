@@ -81,7 +81,7 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     assert_eq!(*window.answers.lock().unwrap(), [("three".to_string(), "re: three".to_string()), ("four".into(), "re: four".into())]);
 
     // The history says where each was said; a reply is said where its message was.
-    let history = core.history(50).await.unwrap();
+    let history = core.conversation().history(50).await.unwrap();
     for (said, channel) in [("one", Channel::Cli), ("re: two", Channel::Cli), ("three", Channel::Desktop), ("re: four", Channel::Desktop)] {
         let message = history.iter().find(|m| m.content == said).unwrap();
         assert_eq!(message.channel, Some(channel), "{said}");

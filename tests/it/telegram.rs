@@ -126,7 +126,7 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
     let said = bot.wait_for_sent(ME, 6, Duration::from_secs(10)).await;
     assert_eq!(said[5], "re: ¿me oyes desde el móvil?");
     assert!(bot.calls("sendChatAction").iter().any(|c| c.body["chat_id"].as_i64() == Some(ME) && c.body["action"] == "typing"));
-    let history = core.history(20).await.unwrap();
+    let history = core.conversation().history(20).await.unwrap();
     let from_phone = history.iter().find(|m| m.content == "¿me oyes desde el móvil?").expect("in the history");
     assert_eq!(from_phone.channel, Some(Channel::Telegram));
     // The bot's menu lists the commands.
@@ -305,7 +305,7 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     scheduler.abort();
-    let history = core.history(20).await.unwrap();
+    let history = core.conversation().history(20).await.unwrap();
     assert_eq!(history.iter().filter(|m| m.content.contains("llamar a mamá")).count(), 1, "kept once in the conversation");
     core.shutdown().await;
 }

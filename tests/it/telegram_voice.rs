@@ -22,7 +22,7 @@ async fn a_paired_chats_voice_note_is_heard_and_answered_and_a_strangers_is_neve
     let heard = said[0].strip_prefix("re: ").unwrap_or_else(|| panic!("not the model's answer: {said:?}"));
     let (errors, words) = sidecar_voice::word_errors("he might even have been made amiable himself", heard);
     assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
-    let history = core.history(10).await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
     let from_phone = history.iter().find(|m| m.content == heard).expect("the note's words are in the history");
     assert_eq!(from_phone.channel, Some(Channel::Telegram));
     assert_eq!(model.request_count(), 1);

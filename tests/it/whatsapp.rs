@@ -201,7 +201,7 @@ async fn only_the_self_chat_and_allowed_numbers_reach_the_model() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     // The reply's echo in the self chat was not taken for the user's message.
     assert_eq!(r.model.request_count(), 2);
-    let history = r.core.history(20).await.unwrap();
+    let history = r.core.conversation().history(20).await.unwrap();
     assert!(history.iter().any(|m| m.content == "¿qué tengo hoy?" && m.channel == Some(Channel::Whatsapp)));
     assert!(!history.iter().any(|m| m.content.contains("grupo") || m.content.contains("quién eres")));
 }

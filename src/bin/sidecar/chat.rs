@@ -216,7 +216,7 @@ pub(crate) async fn status(companion: &Companion, json: bool) -> anyhow::Result<
 }
 
 pub(crate) async fn history(companion: &Companion, json: bool, limit: u32) -> anyhow::Result<i32> {
-    let messages = companion.history(limit).await?;
+    let messages = companion.conversation().history(limit).await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&messages)?);
         return Ok(0);

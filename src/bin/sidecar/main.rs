@@ -299,7 +299,7 @@ async fn run(cli: Cli, redactor: sidecar_domain::Redactor) -> anyhow::Result<i32
     let stopper = companion.clone();
     tokio::spawn(async move {
         while tokio::signal::ctrl_c().await.is_ok() {
-            stopper.stop();
+            stopper.conversation().stop();
         }
     });
     if matches!(cli.command, Command::Ask { .. } | Command::Chat | Command::Tasks { .. }) {

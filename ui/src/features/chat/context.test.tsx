@@ -141,7 +141,10 @@ describe("memory tabs", () => {
   it("edits a checkpoint's observations, one per line, and shows its metadata", async () => {
     const core = new FakeCore();
     const withMeta = { ...checkpoint, body: { ...checkpoint.body, blockers: ["Waiting for the hotel"], metadata: { model: "gpt-4o-mini", tokens: 5200, touched: ["plan.pdf"] } } };
-    core.handlers.list_checkpoints = () => [withMeta];
+    // The list is read once; read again after the save, it never answers: the saved
+    // checkpoint shows without waiting for it.
+    let reads = 0;
+    core.handlers.list_checkpoints = () => (reads++ === 0 ? [withMeta] : new Promise(() => {}));
     core.handlers.edit_checkpoint = (args) => ({ ...withMeta, body: (args as { body: Checkpoint["body"] }).body });
     renderApp();
     const user = userEvent.setup();
@@ -162,6 +165,7 @@ describe("memory tabs", () => {
     expect(sent.body.critical_info).toEqual(["Allergic to peanuts"]);
     expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("Checkpoint #7 saved.");
     expect(screen.queryByTestId("checkpoint-editor")).toBeNull();
+    expect(screen.getByTestId("checkpoint")).toHaveTextContent("Pending: Book the hotel · Buy the train tickets");
   });
 
   it("says under a reply that a checkpoint was saved on its own, with its id", async () => {

@@ -64,6 +64,8 @@ export function CheckpointList() {
                 onDone={(saved) => {
                   setEditing(null);
                   if (saved) {
+                    // The saved checkpoint shows at once, never the old one until the list is read again.
+                    setList((shown) => shown && shown.map((x) => (x.id === saved.id ? saved : x)));
                     setMessage(t.checkpointSaved(saved.id));
                     load();
                   }

@@ -147,31 +147,3 @@ fn unknown_keys_are_warnings_not_errors() {
     assert!(settings.warnings[0].contains("did you mean llm.max_retries?"), "{:?}", settings.warnings);
     assert!(settings.warnings.iter().all(|w| w.contains("settings.toml")));
 }
-
-#[test]
-fn the_cli_refuses_a_bad_timeout_and_warns_of_an_unknown_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("settings.toml");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
-            .env("SIDECAR_DATA_DIR", dir.path())
-            .env("SIDECAR_CONFIG", &config)
-            .env_remove("SIDECAR_LLM_BASE_URL")
-            .env("SIDECAR_RUNTIME", "off")
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    std::fs::write(&config, "[llm]\nidle_timeout_secs = -5\n").unwrap();
-    for command in [&["status"][..], &["remind", "in 5 minutes stretch"], &["ask", "hola"]] {
-        let out = run(command);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{command:?}: {stderr}");
-        assert!(stderr.contains("llm.idle_timeout_secs") && !stderr.contains("panicked"), "{stderr}");
-    }
-    std::fs::write(&config, "[llm]\nmax_retrys = 3\n").unwrap();
-    let out = run(&["status"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("did you mean llm.max_retries?"), "{stderr}");
-}
