@@ -1,6 +1,7 @@
 //! Scheduled tasks as the faces reach them: Settings → Tasks in one read, a task made
-//! with the tools there are, and the runner's loop and Run now (the runner itself,
-//! and what it asks of the features, is `sidecar_tasks::Runner`; see `task_services`).
+//! with the tools there are, and the runner (`task_runner()`: Run now, one look, the
+//! loop). The runner itself is `sidecar_tasks::Runner`; what it asks of the features
+//! above its crate is filled in `task_services`.
 
 use std::sync::Arc;
 
