@@ -62,7 +62,7 @@ impl Runner {
             }
         }
         for id in [facts_id, kept].into_iter().flatten() {
-            if let Err(error) = self.store.conversations().mark_task_reply(id, task.id, true).await {
+            if let Err(error) = self.tasks.store().conversations().mark_task_reply(id, task.id, true).await {
                 tracing::warn!(%error, "a brief's message was not marked as its");
             }
         }
@@ -80,7 +80,7 @@ impl Runner {
     /// What today's brief is made from, for the run `run_id` of the brief `task`.
     async fn brief_parts(&self, task: &Task, run_id: i64) -> BriefParts {
         let (now, zone, lang) = (self.clock.now(), self.clock.zone(), self.services.lang());
-        let table = self.store.task_table();
+        let table = self.tasks.store().task_table();
         // What tasks produced since the last brief (or the last day, for the first one).
         let previous = table.runs(task.id, 5).await.unwrap_or_default().into_iter().find(|r| r.id != run_id && r.state == RunState::Done);
         let since = previous.map_or(now - Duration::days(1), |r| r.occurrence);

@@ -19,7 +19,6 @@ use sidecar_llm::ChatMessage;
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;
-use sidecar_store::Store;
 use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -85,20 +84,19 @@ pub trait TaskServices: Send + Sync {
 /// Runs the tasks: [`Runner::run`] is the loop the assembly spawns.
 pub struct Runner {
     tasks: Arc<Tasks>,
-    store: Store,
     clock: Clock,
     services: Arc<dyn TaskServices>,
 }
 
 impl Runner {
     pub fn new(tasks: Arc<Tasks>, clock: Clock, services: Arc<dyn TaskServices>) -> Self {
-        Self { store: tasks.store().clone(), tasks, clock, services }
+        Self { tasks, clock, services }
     }
 
     /// The conversation task results arrive in (made the first time).
     pub async fn conversation(&self) -> Result<i64, StoreError> {
         let title = crate::words::tasks_conversation(self.services.lang());
-        self.store.conversations().set_aside(crate::CONVERSATION_KIND, title).await
+        self.tasks.store().conversations().set_aside(crate::CONVERSATION_KIND, title).await
     }
 
     /// The loop: the runs a crash cut first, then a look at every next time (at most
@@ -189,7 +187,7 @@ impl Runner {
         let turn = TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
         let outcome = match self.services.run_turn(turn, cancel.child_token()).await {
             Ok(reply) => {
-                if let Err(error) = self.store.conversations().mark_task_reply(reply.message_id, task.id, false).await {
+                if let Err(error) = self.tasks.store().conversations().mark_task_reply(reply.message_id, task.id, false).await {
                     tracing::warn!(%error, "a task's reply was not marked as its");
                 }
                 if let Err(error) = self.tasks.keep_reply(run_id, Some(reply.message_id), reply.tokens.0, reply.tokens.1).await {
@@ -224,7 +222,7 @@ impl Runner {
         let meta = MessageMeta { command: true, task: Some(task_id), ..MessageMeta::default() };
         let said = ChatMessage::assistant(text);
         let new = NewMessage { conversation_id, message: &said, status, finish_reason: None, meta: Some(&meta), channel: None, once_per: None };
-        match self.store.conversations().add_message(new).await {
+        match self.tasks.store().conversations().add_message(new).await {
             Ok(id) => Some(id),
             Err(error) => {
                 tracing::warn!(%error, "a task's line could not be kept");
