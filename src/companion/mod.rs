@@ -119,124 +119,8 @@ pub struct Companion {
 }
 
 impl Companion {
-    pub fn tools(&self) -> Arc<ToolRegistry> {
-        self.conversation.tools()
-    }
-
-    pub fn set_tools(&self, registry: ToolRegistry) {
-        self.conversation.set_tools(registry)
-    }
-
-    /// The MCP servers; nothing starts until a front-end calls `reload`.
-    pub fn mcp(&self) -> &Arc<sidecar_actions::McpHub> {
-        &self.mcp
-    }
-
-    /// The permission questions a window shows as cards, answered from any window.
-    pub fn window_questions(&self) -> &Arc<sidecar_actions::WindowQuestions> {
-        &self.questions
-    }
-
-    pub fn permissions(&self) -> &Arc<sidecar_actions::PermissionGate> {
-        &self.permissions
-    }
-
-    pub fn notes(&self) -> &Arc<sidecar_actions::NotesSetup> {
-        &self.notes
-    }
-
-    /// Settings' switch: tools that only read run without asking; saved in settings.toml.
-    pub fn set_auto_allow_read_only(&self, on: bool) -> Result<(), CompanionError> {
-        Ok(self.permissions.set_auto_read_only(on)?)
-    }
-
-    /// The settings file in use, if any (tests may run without one).
-    /// Sidecar as a server for other programs (MCP, the local API).
-    pub fn hosting(&self) -> &Arc<sidecar_serve::Hosting> {
-        &self.hosting
-    }
-
-    pub fn context(&self) -> &Arc<ContextService> {
-        &self.context
-    }
-
-    pub fn reminders(&self) -> &Arc<ReminderService> {
-        &self.reminders
-    }
-
-    pub fn proactive(&self) -> &Arc<ProactiveService> {
-        &self.proactive
-    }
-
-    /// Shows native notifications (the shell's own, beside the proactive sink's).
-    pub fn notifier(&self) -> &Arc<sidecar_proactive::Notifier> {
-        &self.notifier
-    }
-
-    /// The phone channels (Telegram, WhatsApp): their state, pairing, tokens.
-    pub fn channels(&self) -> &Arc<ChannelService> {
-        &self.channels
-    }
-
-    /// Push-to-talk: start, finish (the words), cancel.
-    pub fn talk(&self) -> &Arc<sidecar_voice::Talk> {
-        &self.talk
-    }
-
-    /// Adding, editing, ordering and testing model providers.
-    pub fn provider_admin(&self) -> &ProviderAdmin {
-        &self.providers
-    }
-
-    /// The local model manager: catalogue, downloads, the model the local server runs.
-    pub fn model_hub(&self) -> &Arc<sidecar_llm::ModelHub> {
-        &self.hub
-    }
-
-    /// Past conversations: list, open, rename, delete.
-    pub fn chats(&self) -> &sidecar_agent::Chats {
-        &self.chats
-    }
-
-    /// Which service web search asks.
-    pub fn web_search(&self) -> &Arc<sidecar_tools::SearchSetup> {
-        &self.search.setup
-    }
-
-    /// A search on the chosen service, as Settings' "Try it" runs it.
-    pub async fn try_web_search(&self, query: &str) -> Result<Vec<sidecar_tools::SearchResult>, CompanionError> {
-        Ok(self.search.search(query, 5).await?)
-    }
-
-    /// Theme, language and the global shortcut.
-    pub fn preferences(&self) -> &Arc<sidecar_settings::Preferences> {
-        &self.preferences
-    }
-
-    /// Settings → About: the version, and updates.
-    pub fn updates(&self) -> &Arc<sidecar_desktop_features::Updates> {
-        &self.updates
-    }
-
-    /// The user is typing in the window: what shows Sidecar's state (the character)
-    /// listens.
-    pub fn user_typing(&self) {
-        self.events.publish(crate::events::CoreEvent::UserTyping);
-    }
-
-    /// Where the character on the desktop stands, per screen.
-    pub fn character_places(&self) -> sidecar_desktop_features::CharacterPlaces {
-        sidecar_desktop_features::CharacterPlaces::new(self.store.clone())
-    }
-
-    /// The window should open on the welcome (first launch, no model chosen yet).
-    pub fn welcome_needed(&self) -> bool {
-        sidecar_settings::welcome_needed(&self.data_dir, &self.models.settings())
-    }
-
-    pub fn finish_welcome(&self) -> Result<(), CompanionError> {
-        sidecar_settings::finish_welcome(&self.data_dir).map_err(|e| sidecar_domain::CannotWrite::new(&self.data_dir, e).into())
-    }
+    // The assembly's own: the clock and language every crate is given, the events of all of
+    // them, the store, the data folder, what start found, the end.
 
     pub fn clock(&self) -> &Clock {
         &self.clock
@@ -244,6 +128,21 @@ impl Companion {
 
     pub fn lang(&self) -> Lang {
         self.lang
+    }
+
+    /// The user's IANA zone: the configured one, else the system's.
+    pub fn zone(&self) -> chrono_tz::Tz {
+        self.clock.zone()
+    }
+
+    /// Sets the user's IANA zone: saved in settings.toml (`[user] timezone`) and used
+    /// at once by everything that reads the clock. Providers are not touched. Existing
+    /// reminders keep the zone they were set in.
+    pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
+        let zone: chrono_tz::Tz = name.trim().parse().map_err(|_| CompanionError::NotAZone(name.to_string()))?;
+        self.models.settings_owner().change(Change::TimeZone(zone.name().to_string()))?;
+        self.clock.set_zone(zone);
+        Ok(zone)
     }
 
     /// Problems found at start that the user should see and fix.
@@ -271,34 +170,63 @@ impl Companion {
         &self.data_dir
     }
 
-    /// The models per purpose (providers, routing, the offline model).
-    pub fn models(&self) -> &Arc<Models> {
-        &self.models
+    pub async fn shutdown(&self) {
+        self.devices.stop().await;
+        self.channels.stop();
+        self.mcp.stop_all();
+        self.conversation.stop();
+        self.models.shutdown().await;
+        self.store.close().await;
     }
+
+    // Settings (sidecar-settings): the file's owner through the models, the window's
+    // preferences, the first launch.
 
     pub fn settings(&self) -> Arc<Settings> {
         self.models.settings()
     }
 
-    /// The user's IANA zone: the configured one, else the system's.
-    pub fn zone(&self) -> chrono_tz::Tz {
-        self.clock.zone()
+    /// Theme, language and the global shortcut.
+    pub fn preferences(&self) -> &Arc<sidecar_settings::Preferences> {
+        &self.preferences
     }
 
-    /// Sets the user's IANA zone: saved in settings.toml (`[user] timezone`) and used
-    /// at once by everything that reads the clock. Providers are not touched. Existing
-    /// reminders keep the zone they were set in.
-    pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
-        let zone: chrono_tz::Tz = name.trim().parse().map_err(|_| CompanionError::NotAZone(name.to_string()))?;
-        self.models.settings_owner().change(Change::TimeZone(zone.name().to_string()))?;
-        self.clock.set_zone(zone);
-        Ok(zone)
+    /// The window should open on the welcome (first launch, no model chosen yet).
+    pub fn welcome_needed(&self) -> bool {
+        sidecar_settings::welcome_needed(&self.data_dir, &self.models.settings())
+    }
+
+    pub fn finish_welcome(&self) -> Result<(), CompanionError> {
+        sidecar_settings::finish_welcome(&self.data_dir).map_err(|e| sidecar_domain::CannotWrite::new(&self.data_dir, e).into())
+    }
+
+    // Models (sidecar-llm): the chain per purpose, providers, local models, the budget and
+    // what was spent.
+
+    /// The models per purpose (providers, routing, the offline model).
+    pub fn models(&self) -> &Arc<Models> {
+        &self.models
     }
 
     /// Starts the chat model now rather than at the first message, so the first reply
     /// does not wait for the offline server to load.
     pub(crate) async fn warm_up(&self) -> Result<(), CompanionError> {
         Ok(self.models.warm_up().await?)
+    }
+
+    /// Adding, editing, ordering and testing model providers.
+    pub fn provider_admin(&self) -> &ProviderAdmin {
+        &self.providers
+    }
+
+    /// The local model manager: catalogue, downloads, the model the local server runs.
+    pub fn model_hub(&self) -> &Arc<sidecar_llm::ModelHub> {
+        &self.hub
+    }
+
+    /// The budget: its view, the click that allows more, its limits, the last 30 days.
+    pub fn budget(&self) -> &sidecar_llm::BudgetAdmin {
+        &self.budget
     }
 
     /// Token and cost totals since `since` (RFC 3339), or overall.
@@ -312,17 +240,107 @@ impl Companion {
         Ok(UsageReport { today: self.usage_totals(Some(&midnight)).await?, all_time: self.usage_totals(None).await? })
     }
 
-    /// The budget: its view, the click that allows more, its limits, the last 30 days.
-    pub fn budget(&self) -> &sidecar_llm::BudgetAdmin {
-        &self.budget
+    // Tools (sidecar-tools) and actions (sidecar-actions): the registry, MCP servers,
+    // permissions, notes, web search.
+
+    pub fn tools(&self) -> Arc<ToolRegistry> {
+        self.conversation.tools()
     }
 
-    pub async fn shutdown(&self) {
-        self.devices.stop().await;
-        self.channels.stop();
-        self.mcp.stop_all();
-        self.conversation.stop();
-        self.models.shutdown().await;
-        self.store.close().await;
+    pub fn set_tools(&self, registry: ToolRegistry) {
+        self.conversation.set_tools(registry)
+    }
+
+    /// The MCP servers; nothing starts until a front-end calls `reload`.
+    pub fn mcp(&self) -> &Arc<sidecar_actions::McpHub> {
+        &self.mcp
+    }
+
+    /// The permission questions a window shows as cards, answered from any window.
+    pub fn window_questions(&self) -> &Arc<sidecar_actions::WindowQuestions> {
+        &self.questions
+    }
+
+    pub fn permissions(&self) -> &Arc<sidecar_actions::PermissionGate> {
+        &self.permissions
+    }
+
+    /// Settings' switch: tools that only read run without asking; saved in settings.toml.
+    pub fn set_auto_allow_read_only(&self, on: bool) -> Result<(), CompanionError> {
+        Ok(self.permissions.set_auto_read_only(on)?)
+    }
+
+    pub fn notes(&self) -> &Arc<sidecar_actions::NotesSetup> {
+        &self.notes
+    }
+
+    /// Which service web search asks.
+    pub fn web_search(&self) -> &Arc<sidecar_tools::SearchSetup> {
+        &self.search.setup
+    }
+
+    /// A search on the chosen service, as Settings' "Try it" runs it.
+    pub async fn try_web_search(&self, query: &str) -> Result<Vec<sidecar_tools::SearchResult>, CompanionError> {
+        Ok(self.search.search(query, 5).await?)
+    }
+
+    // The turn (sidecar-agent): the context and past conversations.
+
+    pub fn context(&self) -> &Arc<ContextService> {
+        &self.context
+    }
+
+    /// Past conversations: list, open, rename, delete.
+    pub fn chats(&self) -> &sidecar_agent::Chats {
+        &self.chats
+    }
+
+    // Reminders, proactivity and channels (sidecar-reminders, -proactive, -channels).
+
+    pub fn reminders(&self) -> &Arc<ReminderService> {
+        &self.reminders
+    }
+
+    pub fn proactive(&self) -> &Arc<ProactiveService> {
+        &self.proactive
+    }
+
+    /// Shows native notifications (the shell's own, beside the proactive sink's).
+    pub fn notifier(&self) -> &Arc<sidecar_proactive::Notifier> {
+        &self.notifier
+    }
+
+    /// The phone channels (Telegram, WhatsApp): their state, pairing, tokens.
+    pub fn channels(&self) -> &Arc<ChannelService> {
+        &self.channels
+    }
+
+    // Voice (sidecar-voice), serving (sidecar-serve) and the desktop's own
+    // (sidecar-desktop-features).
+
+    /// Push-to-talk: start, finish (the words), cancel.
+    pub fn talk(&self) -> &Arc<sidecar_voice::Talk> {
+        &self.talk
+    }
+
+    /// Sidecar as a server for other programs (MCP, the local API).
+    pub fn hosting(&self) -> &Arc<sidecar_serve::Hosting> {
+        &self.hosting
+    }
+
+    /// Settings → About: the version, and updates.
+    pub fn updates(&self) -> &Arc<sidecar_desktop_features::Updates> {
+        &self.updates
+    }
+
+    /// The user is typing in the window: what shows Sidecar's state (the character)
+    /// listens.
+    pub fn user_typing(&self) {
+        self.events.publish(crate::events::CoreEvent::UserTyping);
+    }
+
+    /// Where the character on the desktop stands, per screen.
+    pub fn character_places(&self) -> sidecar_desktop_features::CharacterPlaces {
+        sidecar_desktop_features::CharacterPlaces::new(self.store.clone())
     }
 }

@@ -10,27 +10,24 @@ use crate::support::{delta, finish, reply_events, stream, tool_call_events, usag
 use chrono::TimeZone;
 use serde_json::Value;
 use sidecar::events::Notice;
-use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
+use sidecar::{Companion, CompanionError, CoreEvent};
 use sidecar_agent::ChatEvent;
 use sidecar_llm::Role;
-use sidecar_settings::Settings;
 use sidecar_store::MessageStatus;
 use tokio::sync::broadcast::Receiver;
 
 /// Providers as (id, base_url, model); the chat chain follows this order.
-fn settings(providers: &[(&str, &str, &str)], extra: &str) -> Settings {
+fn settings(providers: &[(&str, &str, &str)], extra: &str) -> String {
     let mut text = String::new();
     for (id, url, model) in providers {
         text.push_str(&format!("[[providers]]\nid = \"{id}\"\nbase_url = \"{url}\"\nmodel = \"{model}\"\n"));
     }
     text.push_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nretry_base_ms = 10\nresponse_timeout_secs = 5\nidle_timeout_secs = 5\n{extra}\n"));
-    toml::from_str(&text).unwrap()
+    text
 }
 
-async fn open(dir: &std::path::Path, settings: Settings) -> Arc<Companion> {
-    let mut options = CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
-    Companion::open(options).await.unwrap()
+async fn open(dir: &std::path::Path, settings: String) -> Arc<Companion> {
+    crate::support::core().settings(&settings).at(chrono::Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()).open_in(dir).await
 }
 
 async fn single(server: &ScriptedServer, dir: &std::path::Path) -> Arc<Companion> {

@@ -4,8 +4,7 @@
 use sidecar_domain::Channel;
 
 async fn open(dir: &std::path::Path, app_language: &str) -> std::sync::Arc<sidecar::Companion> {
-    let settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[desktop]\nlanguage = \"{app_language}\"\n")).unwrap();
-    sidecar::Companion::open(sidecar::CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().settings(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[desktop]\nlanguage = \"{app_language}\"\n")).open_in(dir).await
 }
 
 #[tokio::test]

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use crate::support::{anthropic_frame as frame, Reply, ScriptedServer};
 use serde_json::json;
-use sidecar::{Companion, CompanionOptions};
 use sidecar_llm::http_client;
 use sidecar_llm::AnthropicClient;
 use sidecar_llm::ChatMessage;
@@ -16,7 +15,6 @@ use sidecar_llm::LlmError;
 use sidecar_llm::Timeouts;
 use sidecar_llm::ToolCall;
 use sidecar_llm::ToolSpec;
-use sidecar_settings::Settings;
 
 fn client(base_url: &str) -> AnthropicClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond: Duration::from_secs(5), idle: Duration::from_secs(5) };
@@ -164,11 +162,10 @@ async fn a_stream_that_ends_before_message_stop_is_interrupted() {
 #[tokio::test]
 async fn a_whole_tool_loop_through_an_anthropic_provider() {
     let server = ScriptedServer::start(vec![Reply::Sse { frames: tool_use_frames() }, Reply::Sse { frames: text_frames("In Madrid it is sunny.") }]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let settings: Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"claude\"\nkind = \"anthropic\"\nbase_url = \"{}\"\nmodel = \"claude-sonnet-4-5\"\n", server.base_url))
-            .unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = crate::support::core()
+        .settings(&format!("[[providers]]\nid = \"claude\"\nkind = \"anthropic\"\nbase_url = \"{}\"\nmodel = \"claude-sonnet-4-5\"\n", server.base_url))
+        .open()
+        .await;
     let outcome = core.send("Weather in Madrid?").await.unwrap();
     // The visible reply joins the text before the tools and the final answer.
     assert_eq!(outcome.reply, "Let me check.\n\nIn Madrid it is sunny.");

@@ -5,8 +5,7 @@
 
 use std::io::Write;
 
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
+use sidecar::Companion;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -52,9 +51,7 @@ fn docx_saying(paragraphs: &[&str]) -> Vec<u8> {
 }
 
 async fn open(dir: &std::path::Path, base_url: &str, window: u32) -> std::sync::Arc<Companion> {
-    let settings: Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\ncontext_window = {window}\n")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().provider("p", base_url).settings(&format!("context_window = {window}\n")).open_in(dir).await
 }
 
 #[tokio::test]

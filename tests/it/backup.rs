@@ -10,15 +10,13 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_data::BackupError;
 use sidecar_data::ExportFormat;
 use sidecar_memory::Category;
 
 async fn open(dir: &Path) -> Arc<Companion> {
-    let mut options = CompanionOptions::new(dir.join("data"), Default::default());
-    options.config_path = Some(dir.join("settings.toml"));
-    Companion::open(options).await.unwrap()
+    crate::support::core().writes_to(&dir.join("settings.toml")).open_in(&dir.join("data")).await
 }
 
 /// Every row of every table (full-text indexes aside: they are rebuilt from the rows),
@@ -358,8 +356,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
         store.close().await;
     }
     let before = std::fs::read(&db).unwrap();
-    let settings: sidecar_settings::Settings = toml::from_str("").unwrap();
-    let refused = Companion::open(CompanionOptions::new(data.clone(), settings)).await.err().expect("refused").to_string();
+    let refused = crate::support::core().try_open_in(&data).await.err().expect("refused").to_string();
     assert!(refused.contains("written by a newer Sidecar (its version 99991231000000") && refused.contains("update Sidecar"), "{refused}");
     assert_eq!(std::fs::read(&db).unwrap(), before, "the newer database is left as it was");
 }

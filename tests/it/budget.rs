@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use sidecar::events::CoreEvent;
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_agent::ChatEvent;
 use sidecar_llm::OverBudget;
 use sidecar_settings::Purpose;
@@ -27,8 +27,7 @@ fn settings(base_url: &str, budget: &str, offline: bool) -> String {
 }
 
 async fn open(dir: &std::path::Path, text: &str) -> Arc<Companion> {
-    let settings = toml::from_str(text).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    support::core().settings(text).open_in(dir).await
 }
 
 /// A reply of a few words that the provider bills as 1,000 tokens in and out.
@@ -167,10 +166,7 @@ async fn limits_set_in_settings_are_saved_in_dollars_and_hold_the_next_call() {
     let config = dir.path().join("settings.toml");
     let text = format!("# my own note\n{}", settings(&server.base_url, "currency = \"EUR\"\nusd_rate = 0.5", false));
     std::fs::write(&config, &text).unwrap();
-    let open_file = || async {
-        let settings = sidecar_settings::Settings::load(&config).unwrap();
-        Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap()
-    };
+    let open_file = || async { support::core().config_file(&config).open_in(dir.path()).await };
     let core = open_file().await;
     let mut form = core.budget().limits();
     assert_eq!((form.daily, form.currency.as_str(), form.providers.len()), (None, "EUR", 1), "{form:?}");

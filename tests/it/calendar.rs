@@ -12,18 +12,13 @@ use serde_json::json;
 use crate::support::asker::ScriptedAsker;
 use crate::support::radicale::{event, Radicale, PASSWORD, USER};
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_actions::Choice;
 use sidecar_domain::Lang;
 
 async fn open(dir: &std::path::Path, base_url: &str, now: chrono::DateTime<Utc>) -> (Arc<Companion>, Arc<ScriptedAsker>) {
-    let settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n"
-    ))
-    .unwrap();
-    let mut options = CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::fixed_clock(now);
-    let core = Companion::open(options).await.unwrap();
+    let core =
+        crate::support::core().provider("p", base_url).settings("[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n").at(now).open_in(dir).await;
     let asker = Arc::new(ScriptedAsker::default());
     core.permissions().set_asker(asker.clone());
     (core, asker)
@@ -370,10 +365,11 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
 async fn with_no_provider_the_chat_sets_a_reminder_before_an_event() {
     let dir = tempfile::tempdir().unwrap();
     let server = Radicale::start(dir.path(), &crate::support::python()).await;
-    let settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
-    let mut options = CompanionOptions::new(dir.path().join("app"), settings);
-    options.clock = sidecar_domain::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap());
-    let core = Companion::open(options).await.unwrap();
+    let core = crate::support::core()
+        .settings("[user]\ntimezone = \"Europe/Madrid\"\n")
+        .at(Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap())
+        .open_in(&dir.path().join("app"))
+        .await;
     // The first hour's m17: a day's events are Sidecar's answer, not the demo's.
     let none = core.send("What's on my calendar tomorrow?").await.unwrap().reply;
     assert!(none.starts_with("No calendar is connected: connect one in Settings → Calendar"), "{none}");

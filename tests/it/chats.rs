@@ -6,17 +6,15 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_domain::Clock;
-use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str, offset: Arc<AtomicI64>) -> Arc<Companion> {
-    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
     let start = Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0).unwrap();
     let clock = Clock::new(Arc::new(move || start + chrono::Duration::seconds(offset.load(Ordering::SeqCst))), chrono_tz::Europe::Madrid);
-    Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.to_path_buf(), settings) }).await.unwrap()
+    crate::support::core().provider("p", base_url).clock(clock).open_in(dir).await
 }
 
 #[tokio::test]

@@ -8,15 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
-use sidecar::{Companion, CompanionOptions, CoreEvent};
+use sidecar::{Companion, CoreEvent};
 use sidecar_agent::CheckpointStatus;
 use sidecar_memory::ProfileFile;
-use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().provider("p", base_url).settings("[user]\ntimezone = \"Europe/Madrid\"\n").open_in(dir).await
 }
 
 const DIGEST: &str = r#"{"summary": "Planning a trip to Lisbon", "checkpoint": {"title": "Trip to Lisbon", "current_work": "Choosing a hotel near Alfama", "completed": ["Flights booked for 3 May"], "pending": ["Book the hotel"], "decisions": ["Stay 5 nights"], "failed_approaches": [], "user_preferences": ["Quiet rooms"], "critical_info": ["Allergic to peanuts"]}, "facts": []}"#;
@@ -373,7 +370,6 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     use std::sync::atomic::{AtomicI64, Ordering};
     let server = ScriptedServer::responding(|_| stream(reply_events(&["Picking it up."]))).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
     let days = Arc::new(AtomicI64::new(0));
     let start = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 2, 10, 0, 0).unwrap();
     let clock = sidecar_domain::Clock::new(
@@ -383,7 +379,7 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
         }),
         chrono_tz::Europe::Madrid,
     );
-    let core = Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let core = crate::support::core().answered_by(&server).clock(clock).open_in(dir.path()).await;
     let store = core.store().context();
     let worked = sidecar_agent::CheckpointBody {
         title: "Garden plan".into(),

@@ -5,15 +5,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
-use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
+use sidecar::{Companion, CompanionError, CoreEvent};
 use sidecar_agent::ChatEvent;
 use sidecar_agent::TurnError;
 use sidecar_store::MessageStatus;
 use sidecar_store::Role;
 use tokio::sync::broadcast::Receiver;
 
-fn settings_for(base_url: &str) -> sidecar_settings::Settings {
-    toml::from_str(&format!(
+fn settings_for(base_url: &str) -> String {
+    format!(
         r#"
         [[providers]]
         id = "scripted"
@@ -23,12 +23,11 @@ fn settings_for(base_url: &str) -> sidecar_settings::Settings {
         response_timeout_secs = 5
         idle_timeout_secs = 5
         "#
-    ))
-    .unwrap()
+    )
 }
 
 async fn companion(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_for(base_url))).await.unwrap()
+    crate::support::core().settings(&settings_for(base_url)).open_in(dir).await
 }
 
 fn drain(events: &mut Receiver<CoreEvent>) -> Vec<CoreEvent> {
@@ -189,8 +188,7 @@ async fn one_turn_at_a_time_and_the_next_waits_for_it() {
 
 #[tokio::test]
 async fn no_provider_and_no_offline_model_says_what_to_do() {
-    let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
+    let core = crate::support::core().open().await;
     let error = core.send("hello").await.unwrap_err().to_string();
     assert!(error.contains("SIDECAR_RUNTIME"), "{error}");
     // The message is kept, so Retry can answer it once a model is configured.

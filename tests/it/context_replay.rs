@@ -11,8 +11,6 @@ use std::sync::{Arc, Mutex};
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use regex::Regex;
 use serde_json::Value;
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
 use sidecar_tools::Tool;
 use sidecar_tools::ToolFuture;
 
@@ -148,12 +146,11 @@ fn scripted_model(log: Arc<Mutex<DigestLog>>) -> impl Fn(&Value) -> Reply + Send
     }
 }
 
-fn settings(base_url: &str) -> Settings {
-    toml::from_str(&format!(
+fn settings(base_url: &str) -> String {
+    format!(
         "[[providers]]\nid = \"replay\"\nbase_url = \"{base_url}\"\nmodel = \"replay-model\"\ncontext_window = {WINDOW}\n\
          [user]\ntimezone = \"Europe/Madrid\"\n[llm]\nmax_tokens = {REPLY_RESERVE}\nretry_base_ms = 10\n"
-    ))
-    .unwrap()
+    )
 }
 
 fn user_message(turn: usize) -> String {
@@ -168,8 +165,7 @@ fn user_message(turn: usize) -> String {
 async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     let log = Arc::new(Mutex::new(DigestLog::default()));
     let server = ScriptedServer::responding(scripted_model(log.clone())).await;
-    let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings(&server.base_url))).await.unwrap();
+    let core = crate::support::core().settings(&settings(&server.base_url)).open().await;
     let mut tools = (*core.tools()).clone();
     tools.register(BigLookup);
     core.set_tools(tools);
@@ -224,7 +220,7 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
 
     // Every fact stated is reachable: in the prompt, in learnings, or through recall.
     let learned: Vec<String> = core.knowledge().facts().into_iter().map(|f| f.fact.text).collect();
-    let truncated_log = std::fs::read_to_string(dir.path().join("truncated_messages.jsonl")).unwrap_or_default();
+    let truncated_log = std::fs::read_to_string(core.dir.path().join("truncated_messages.jsonl")).unwrap_or_default();
     for turn in (0..TURNS).filter(|t| t % 20 == 5) {
         let word = format!("Zarelda{turn}");
         let in_learnings = learned.iter().any(|f| f.contains(&word));

@@ -4,19 +4,16 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_memory::Category;
 use sidecar_memory::MeaningState;
 use sidecar_memory::RecallMode;
 use sidecar_memory::GEMMA_MODEL;
-use sidecar_settings::Settings;
 
 use crate::meaning::{lines, HISTORY};
 
 async fn open_gemma(dir: &std::path::Path) -> Arc<Companion> {
-    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").unwrap();
-    settings.local_model.runtime = Some(crate::support::runtime());
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().settings("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").with_runtime().open_in(dir).await
 }
 
 /// The llama-server writing its log to `log`: the one this companion started.
@@ -117,9 +114,11 @@ async fn a_damaged_embeddinggemma_file_says_what_to_do_and_recall_keeps_working_
     std::fs::create_dir(&runtime).unwrap();
     std::os::unix::fs::symlink(crate::support::runtime().join("llama-server"), runtime.join("llama-server")).unwrap();
     std::fs::write(runtime.join("embeddinggemma-300m-q8_0.gguf"), b"GGUF truncated").unwrap();
-    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").unwrap();
-    settings.local_model.runtime = Some(runtime);
-    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
+    let core = crate::support::core()
+        .settings("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n")
+        .edit(|settings| settings.local_model.runtime = Some(runtime))
+        .open_in(&dir.path().join("data"))
+        .await;
     core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
 
     let results = core.recall_service().search("kitchen tap", 500).await.unwrap();
@@ -140,9 +139,12 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
         std::os::unix::fs::symlink(crate::support::runtime().join(file), runtime.join(file)).unwrap();
     }
     std::fs::write(runtime.join("embeddinggemma-300m-q8_0.gguf"), b"GGUF truncated").unwrap();
-    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
-    settings.local_model.runtime = Some(runtime.clone());
-    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
+    let in_runtime = runtime.clone();
+    let core = crate::support::core()
+        .settings("[user]\ntimezone = \"Europe/Madrid\"\n")
+        .edit(move |settings| settings.local_model.runtime = Some(in_runtime))
+        .open_in(&dir.path().join("data"))
+        .await;
     core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
     // What "automatic" resolves to on a computer with the memory (the rule by memory is
     // the memory crate's unit test).

@@ -6,10 +6,9 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_memory::Category;
 use sidecar_memory::SaveOutcome;
-use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
     crate::support::open_on(dir, &if meaning { crate::support::test_backend() } else { "off".to_string() }).await
@@ -152,14 +151,14 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
         let server = ScriptedServer::responding(move |_| Reply::Stream { events: reply_events(&[answer]), delay: std::time::Duration::ZERO }).await;
         let dir = tempfile::tempdir().unwrap();
         let route = if routed { "[routing]\nextract = [\"judge\"]\n" } else { "" };
-        let mut settings: Settings = toml::from_str(&format!(
-            "[user]\ntimezone = \"Europe/Madrid\"\n[[providers]]\nid = \"judge\"\nbase_url = \"{}\"\nmodel = \"m\"\n{route}",
-            server.base_url
-        ))
-        .unwrap();
-        settings.local_model.runtime = Some(crate::support::runtime());
-        crate::support::light_embedder(&mut settings);
-        let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+        let core = crate::support::core()
+            .settings(&format!(
+                "[user]\ntimezone = \"Europe/Madrid\"\n[[providers]]\nid = \"judge\"\nbase_url = \"{}\"\nmodel = \"m\"\n{route}",
+                server.base_url
+            ))
+            .offline()
+            .open_in(dir.path())
+            .await;
         core.remember("I play the guitar", Category::Preferences).await.unwrap();
         core.remember("I'm a guitarist", Category::Preferences).await.unwrap();
         assert_eq!(current(&core).len(), facts, "{answer:?}, routed {routed}: {:?}", current(&core));

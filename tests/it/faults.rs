@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 
 use crate::support::{reply_events, stream, Reply, ScriptedServer};
 
@@ -13,8 +13,7 @@ async fn open(dir: &std::path::Path, providers: &[&str], llm: &str) -> std::sync
         text.push_str(&format!("[[providers]]\nid = \"p{i}\"\nbase_url = \"{url}\"\nmodel = \"m\"\n"));
     }
     text.push_str(&format!("[llm]\n{llm}\n"));
-    let settings = toml::from_str(&text).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().settings(&text).open_in(dir).await
 }
 
 #[tokio::test]

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::companion::home::{HomeLinkState, HOME_LINK};
-use sidecar::{Companion, CompanionOptions, Face, Running};
+use sidecar::{Companion, Face, Running};
 use tokio::sync::broadcast;
 
 async fn core(dir: &std::path::Path, face: Face) -> (Arc<Companion>, Running) {
@@ -20,10 +20,8 @@ async fn core(dir: &std::path::Path, face: Face) -> (Arc<Companion>, Running) {
 }
 
 async fn core_with(dir: &std::path::Path, face: Face, more: &str) -> (Arc<Companion>, Running) {
-    let settings = toml::from_str(&format!("{more}\n[llm]\nmax_retries = 0\n")).unwrap();
-    let mut options = CompanionOptions::new(dir.join("data"), settings);
-    options.config_path = Some(dir.join("settings.toml"));
-    let core = Companion::open(options).await.unwrap();
+    let core =
+        crate::support::core().settings(&format!("{more}\n[llm]\nmax_retries = 0\n")).writes_to(&dir.join("settings.toml")).open_in(&dir.join("data")).await;
     let running = core.run(face).await;
     (core, running)
 }

@@ -66,7 +66,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// A data folder Sidecar has used (a message and its answer stored), closed.
 async fn used_data(dir: &std::path::Path) -> std::path::PathBuf {
     let data = dir.join("data");
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(data.clone(), Default::default())).await.unwrap();
+    let core = crate::support::core().open_in(&data).await;
     core.send("/status").await.unwrap();
     core.shutdown().await;
     data
@@ -154,7 +154,7 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
         assert_eq!(listing(&data), before, "{what}: nothing swapped in");
     }
     // Sidecar still opens its own data.
-    sidecar::Companion::open(sidecar::CompanionOptions::new(data, Default::default())).await.unwrap();
+    crate::support::core().open_in(&data).await;
 }
 
 /// A backup's settings.toml could send a secret to a stranger's server or pair a

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_memory::Category;
 use sidecar_serve::McpEndpoint;
 use sidecar_serve::Scope;
@@ -24,8 +24,7 @@ const HEALTH: &str = "I am allergic to peanuts";
 const CELLO: &str = "I play the cello on Thursdays";
 
 async fn open(dir: &Path) -> Arc<Companion> {
-    let settings = toml::from_str("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 100000\n").unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap();
+    let core = support::core().settings("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 100000\n").open_in(dir).await;
     core.remember(HEALTH, Category::Health).await.unwrap();
     core.remember(CELLO, Category::General).await.unwrap();
     core

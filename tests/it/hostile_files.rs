@@ -211,7 +211,7 @@ const CLAUDE: &str = r#"[{"uuid": "x", "name": "Recetas", "created_at": "2024-05
   {"uuid": "m1", "sender": "human", "text": "¿Gazpacho?", "content": [], "created_at": "2024-05-01T10:00:00Z"},
   {"uuid": "m2", "sender": "assistant", "text": "Tomate.", "content": [], "created_at": "2024-05-01T10:00:05Z"}]}]"#;
 
-fn read_export(bytes: Vec<u8>) -> Result<usize, String> {
+fn read_export(bytes: Vec<u8>) -> Result<usize, sidecar_data::NotAnExport> {
     on_small_stack(move || sidecar_data::read_chat_export(&bytes, now()).map(|(_, chats, _)| chats.iter().map(|c| c.messages.len()).sum()))
 }
 
@@ -230,7 +230,7 @@ proptest! {
         let whole = if claude { CLAUDE } else { CHATGPT }.as_bytes();
         let keep = whole.len() * keep_per_mille / 1000;
         let read = read_export(whole[..keep].to_vec());
-        prop_assert!(read.as_ref().is_err_and(|e| !e.is_empty()), "{keep} bytes: {read:?}");
+        prop_assert!(read.as_ref().is_err_and(|e| !e.to_string().is_empty()), "{keep} bytes: {read:?}");
     }
 
     /// JSON nested to any depth where a message or a part is expected: refused, not an

@@ -91,8 +91,7 @@ fn notes_are_moved_only_as_notes_and_pipes_are_called_what_they_are() {
 #[tokio::test]
 async fn a_pipe_picked_as_an_attachment_is_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
+    let core = support::core().settings("[llm]\nmax_retries = 0\n").open_in(&dir.path().join("data")).await;
     let pipe = dir.path().join("notes.txt");
     fifo(&pipe);
     let attached = tokio::time::timeout(Duration::from_secs(20), core.attach(&pipe)).await.expect("the attach did not wait on the pipe");

@@ -6,10 +6,7 @@ use icalendar::{Calendar, Component};
 
 async fn open(dir: &std::path::Path, at: chrono::DateTime<chrono::Utc>) -> std::sync::Arc<sidecar::Companion> {
     // A date with no hour ("dentist on Friday") is all-day at the hour chosen for those.
-    let settings: sidecar_settings::Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\nall_day_time = \"09:00\"\n").unwrap();
-    let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::fixed_clock(at);
-    sidecar::Companion::open(options).await.unwrap()
+    crate::support::core().settings("[user]\ntimezone = \"Europe/Madrid\"\nall_day_time = \"09:00\"\n").at(at).open_in(dir).await
 }
 
 #[tokio::test]

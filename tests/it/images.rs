@@ -3,8 +3,7 @@
 //! attachment is refused in words, and a fallback that cannot see is told so.
 
 use base64::Engine;
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
+use sidecar::Companion;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -17,8 +16,7 @@ async fn open(dir: &std::path::Path, providers: &[(&str, &str, &str)]) -> std::s
         text.push_str(&format!("[[providers]]\nid = \"{id}\"\nbase_url = \"{url}\"\nmodel = \"{model}\"\n"));
     }
     text.push_str("[llm]\nmax_retries = 0\n");
-    let settings: Settings = toml::from_str(&text).unwrap();
-    Companion::open(CompanionOptions::new(dir.join("data"), settings)).await.unwrap()
+    crate::support::core().settings(&text).open_in(&dir.join("data")).await
 }
 
 fn photo(dir: &std::path::Path) -> std::path::PathBuf {

@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 
 async fn open(dir: &std::path::Path) -> Arc<Companion> {
-    Companion::open(CompanionOptions::new(dir.join("data"), Default::default())).await.unwrap()
+    crate::support::core().open_in(&dir.join("data")).await
 }
 
 async fn messages(core: &Companion) -> i64 {

@@ -39,15 +39,13 @@ fn the_intent_table() {
     assert!(misses.is_empty(), "{} misread:\n{}", misses.len(), misses.join("\n"));
 }
 
-fn settings(extra: &str) -> sidecar_settings::Settings {
-    toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).unwrap()
+fn settings(extra: &str) -> String {
+    format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")
 }
 
-async fn open(dir: &std::path::Path, settings: sidecar_settings::Settings) -> std::sync::Arc<sidecar::Companion> {
+async fn open(dir: &std::path::Path, settings: String) -> std::sync::Arc<sidecar::Companion> {
     use chrono::TimeZone;
-    let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
-    sidecar::Companion::open(options).await.unwrap()
+    crate::support::core().settings(&settings).at(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap()).open_in(dir).await
 }
 
 /// With the offline demo model (no provider), the request is carried out and answered
@@ -122,18 +120,15 @@ async fn a_reminder_from_another_zone_is_listed_with_its_zone() {
     let dir = tempfile::tempdir().unwrap();
     let at = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
     let open_in = |zone: chrono_tz::Tz| {
-        let settings = toml::from_str(&format!("[user]\ntimezone = \"{}\"\n", zone.name())).unwrap();
-        let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
-        options.clock = sidecar_domain::Clock::fixed(at, zone);
-        sidecar::Companion::open(options)
+        crate::support::core().settings(&format!("[user]\ntimezone = \"{}\"\n", zone.name())).clock(sidecar_domain::Clock::fixed(at, zone)).open_in(dir.path())
     };
-    let core = open_in(chrono_tz::Europe::Madrid).await.unwrap();
+    let core = open_in(chrono_tz::Europe::Madrid).await;
     core.reminders().set("call mum", "tomorrow at 9").await.unwrap();
     let listed = core.send("what reminders do i have").await.unwrap().reply;
     assert!(listed.contains("call mum") && !listed.contains("Madrid"), "{listed}");
     core.shutdown().await;
     drop(core);
-    let core = open_in(chrono_tz::America::New_York).await.unwrap();
+    let core = open_in(chrono_tz::America::New_York).await;
     let listed = core.send("what reminders do i have").await.unwrap().reply;
     assert!(listed.contains("call mum") && listed.contains("(Madrid time)"), "{listed}");
 }

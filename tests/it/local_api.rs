@@ -9,15 +9,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_serve::McpEndpoint;
 use sidecar_serve::Scope;
 
 use crate::support::{self, reply_events, stream, ScriptedServer};
 
 async fn open(dir: &Path, extra: &str) -> Arc<Companion> {
-    let settings = toml::from_str(&format!("[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    support::core().settings(&format!("[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).open_in(dir).await
 }
 
 /// The endpoint on a free port; its base, `http://127.0.0.1:PORT`.

@@ -5,7 +5,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::ChatRequest;
 use sidecar_llm::Endpoint;
@@ -159,13 +159,11 @@ async fn a_crashed_offline_model_is_started_again_for_the_next_message() {
 /// A companion with no provider, answering with the offline model in a window of
 /// `context_tokens`, replies cut at `max_tokens` and never continued.
 async fn offline_companion(dir: &tempfile::TempDir, context_tokens: u32, max_tokens: u32) -> std::sync::Arc<Companion> {
-    let mut settings = sidecar_settings::Settings::default();
-    settings.local_model.runtime = Some(support::runtime());
-    support::light_embedder(&mut settings);
-    settings.local_model.context_tokens = Some(context_tokens);
-    settings.llm.max_tokens = Some(max_tokens);
-    settings.llm.max_continuations = 0;
-    Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap()
+    support::core()
+        .settings(&format!("[local_model]\ncontext_tokens = {context_tokens}\n[llm]\nmax_tokens = {max_tokens}\nmax_continuations = 0\n"))
+        .offline()
+        .open_in(dir.path())
+        .await
 }
 
 /// The local server's address, as its log names it.

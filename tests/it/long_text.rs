@@ -5,20 +5,19 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_store::MessageStatus;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
 
-fn settings_for(base_url: &str) -> sidecar_settings::Settings {
-    toml::from_str(&format!(
+fn settings_for(base_url: &str) -> String {
+    format!(
         "[[providers]]\nid = \"scripted\"\nbase_url = \"{base_url}\"\nmodel = \"scripted-model\"\ncontext_window = 8192\n[llm]\nresponse_timeout_secs = 20\nidle_timeout_secs = 20\n"
-    ))
-    .unwrap()
+    )
 }
 
 async fn companion(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_for(base_url))).await.unwrap()
+    crate::support::core().settings(&settings_for(base_url)).open_in(dir).await
 }
 
 fn prompt_chars(request: &serde_json::Value) -> usize {

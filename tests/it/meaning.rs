@@ -4,12 +4,11 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_memory::EmbedderChoice;
 use sidecar_memory::MeaningState;
 use sidecar_memory::MemoryEvent;
 use sidecar_memory::RecallMode;
-use sidecar_settings::Settings;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
@@ -18,9 +17,7 @@ mod recall;
 
 /// A companion whose embedder is the local one.
 async fn open_local(dir: &std::path::Path) -> Arc<Companion> {
-    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{}", crate::support::LIGHT_EMBEDDER)).unwrap();
-    settings.local_model.runtime = Some(crate::support::runtime());
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().settings("[user]\ntimezone = \"Europe/Madrid\"\n").offline().open_in(dir).await
 }
 
 pub(crate) fn lines(messages: &[(&str, &str)]) -> Vec<u8> {

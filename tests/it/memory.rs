@@ -5,13 +5,10 @@ use std::process::Command;
 use std::sync::Arc;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
+use sidecar::Companion;
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().provider("p", base_url).settings("[user]\ntimezone = \"Europe/Madrid\"\n").open_in(dir).await
 }
 
 #[tokio::test]
@@ -185,8 +182,7 @@ async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget
 
 #[tokio::test]
 async fn recall_matches_word_prefixes() {
-    let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let core = crate::support::core().open().await;
     core.remember("Allergic to peanuts", sidecar_memory::Category::Health).await.unwrap();
     let hits = core.recall_service().search("peanut", 500).await.unwrap().hits;
     assert_eq!(hits.len(), 1);
@@ -200,7 +196,7 @@ async fn leftovers_of_a_killed_write_are_cleaned_up_at_start() {
     std::fs::create_dir_all(&knowledge).unwrap();
     std::fs::write(knowledge.join(".learnings.md.4194305.tmp"), "half a fi").unwrap();
     std::fs::write(knowledge.join("notes.tmp.md"), "mine").unwrap();
-    let _core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let _core = crate::support::core().open_in(dir.path()).await;
     assert!(!knowledge.join(".learnings.md.4194305.tmp").exists());
     assert!(knowledge.join("notes.tmp.md").exists(), "other files are left alone");
     assert!(knowledge.join("learnings.md").exists());
@@ -210,8 +206,7 @@ async fn leftovers_of_a_killed_write_are_cleaned_up_at_start() {
 async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     use sidecar_memory::Category;
     use sidecar_memory::KnowledgeError;
-    let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let core = crate::support::core().open().await;
     core.remember("Likes green tea", Category::Preferences).await.unwrap();
     core.remember("Takes blood pressure pills", Category::Health).await.unwrap();
     let knowledge = core.knowledge();
@@ -232,7 +227,7 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
 
     let edited = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
     knowledge.delete(edited.line, &edited.fact.text).unwrap();
-    let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
+    let file = std::fs::read_to_string(core.dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(!file.contains("black tea") && file.contains("## Schedule\n- [weight:1] Takes blood pressure pills"), "{file}");
     assert!(matches!(knowledge.edit(1, "x", "  ", Category::General).unwrap_err(), KnowledgeError::Invalid(_)));
 }

@@ -6,10 +6,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_agent::TurnError;
 use sidecar_llm::ChatMessage;
-use sidecar_settings::Settings;
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;
@@ -18,8 +17,7 @@ use sidecar_store::Role;
 use crate::support::{reply_events, stream, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().provider("p", base_url).open_in(dir).await
 }
 
 /// Each request is answered "Reply N", N counting from 1.

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use sidecar::events::ModelStatus;
-use sidecar::{Companion, CompanionOptions};
 use sidecar_llm::Downloader;
 use sidecar_llm::ModelLibrary;
 use sidecar_llm::PullError;
@@ -205,15 +204,8 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     std::fs::copy(smollm2_gguf(), models.join(NAME)).unwrap();
     // Short replies: a chosen model has no demo cap, and a 135M model that loops would
     // write 1,024 tokens three times over (seen in CI past the 300 s reply limit).
-    let settings = toml::from_str(&format!(
-        "[local_model]\nruntime = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n{}",
-        support::runtime(),
-        support::LIGHT_EMBEDDER
-    ))
-    .unwrap();
     let config = dir.path().join("settings.toml");
-    let core =
-        Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let core = support::core().settings("[llm]\nmax_tokens = 32\nmax_continuations = 0\n").offline().writes_to(&config).open_in(dir.path()).await;
     core.send("Hi").await.expect("the built-in model answers");
     assert!(matches!(core.models().status(), ModelStatus::Ready { demo: true, .. }));
 

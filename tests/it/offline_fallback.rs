@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use sidecar::events::ModelStatus;
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_agent::ChatEvent;
 
 use crate::support;
@@ -15,12 +15,8 @@ fn closed_port() -> u16 {
 }
 
 async fn open(dir: &std::path::Path, base_url: &str, offline: bool) -> Arc<Companion> {
-    let mut text = format!("[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n");
-    if offline {
-        text.push_str(&format!("[local_model]\nruntime = {:?}\n{}", support::runtime(), support::LIGHT_EMBEDDER));
-    }
-    let settings = toml::from_str(&text).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    let core = support::core().settings(&format!("[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n"));
+    if offline { core.offline() } else { core }.open_in(dir).await
 }
 
 #[tokio::test]

@@ -6,22 +6,19 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
+use sidecar::Companion;
 use sidecar_store::PlanOutcome;
 
 use crate::support::plan_tasks::{self, Behaviour, Task};
 use crate::support::{late_block, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n")).unwrap();
     // A morning that runs on: "today at 16" is still ahead whatever hour the tests run.
     let started = std::time::Instant::now();
     let morning = chrono::DateTime::parse_from_rfc3339("2026-11-24T08:00:00Z").unwrap().with_timezone(&chrono::Utc);
     let clock =
         sidecar_domain::Clock::new(std::sync::Arc::new(move || morning + chrono::Duration::from_std(started.elapsed()).unwrap()), chrono_tz::Europe::Madrid);
-    Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.to_path_buf(), settings) }).await.unwrap()
+    crate::support::core().provider("p", base_url).settings("[user]\ntimezone = \"Europe/Madrid\"\n").clock(clock).open_in(dir).await
 }
 
 #[tokio::test]

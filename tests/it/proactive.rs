@@ -15,7 +15,7 @@ use crate::support::{reply_events, Reply, ScriptedServer};
 use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use futures_util::future::BoxFuture;
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_outbox::{Kind, Outgoing, Sink, SinkError};
 use sidecar_proactive::greeting_window;
 use sidecar_proactive::Block;
@@ -43,12 +43,12 @@ fn decision(kind: &str, text: &str) -> Reply {
 }
 
 async fn open(dir: &std::path::Path, base_url: &str, hands: &TestClock) -> Arc<Companion> {
-    let settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n"
-    ))
-    .unwrap();
-    let options = CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.to_path_buf(), settings) };
-    Companion::open(options).await.unwrap()
+    crate::support::core()
+        .provider("p", base_url)
+        .settings("[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n")
+        .clock(hands.clock())
+        .open_in(dir)
+        .await
 }
 
 fn local(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> DateTime<Utc> {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::support::{reply_events, stream, LogBuffer, Reply, ScriptedServer};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_domain::KeyStorage;
 use sidecar_domain::Secrets;
 use sidecar_llm::ProviderInput;
@@ -13,11 +13,8 @@ use sidecar_settings::ProviderKind;
 use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path) -> Arc<Companion> {
-    let mut options = CompanionOptions::new(dir.join("data"), Settings::default());
-    options.config_path = Some(dir.join("config/settings.toml"));
     // No keychain here: keys stay in memory for the session, as on a machine without one.
-    options.secrets = Arc::new(Secrets::new(false));
-    Companion::open(options).await.unwrap()
+    crate::support::core().writes_to(&dir.join("config/settings.toml")).secrets(Arc::new(Secrets::new(false))).open_in(&dir.join("data")).await
 }
 
 fn input(id: &str, url: &str, key: Option<&str>) -> ProviderInput {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
+use sidecar::{Companion, CompanionError, CoreEvent};
 use sidecar_agent::ChatEvent;
 use sidecar_agent::TurnError;
 use sidecar_store::Role;
@@ -14,8 +14,7 @@ use tokio::sync::broadcast::Receiver;
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
 
 async fn companion(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\n")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().provider("s", base_url).settings("[llm]\nmax_retries = 0\n").open_in(dir).await
 }
 
 /// A reply that streams slowly until stopped, then quick ones that echo what was asked.

@@ -273,14 +273,12 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let settings: sidecar_settings::Settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nmax_iterations = 10\n",
-        server.base_url
-    ))
-    .unwrap();
-    let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
-    options.clock = sidecar_domain::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
-    let core = sidecar::Companion::open(options).await.unwrap();
+    let core = crate::support::core()
+        .answered_by(&server)
+        .settings("[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nmax_iterations = 10\n")
+        .at(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap())
+        .open_in(dir.path())
+        .await;
     let changed = core.reminders().changed_signal();
     core.send("recordame llamar a mamá mañana a las 9 y la pastilla todos los días a las 8").await.unwrap();
     // Each result as the model read it in the call right after (older ones get cleared).

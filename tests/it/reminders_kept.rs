@@ -19,14 +19,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 
-fn settings(extra: &str) -> sidecar_settings::Settings {
-    toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).unwrap()
+fn settings(extra: &str) -> String {
+    format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")
 }
 
-async fn open(dir: &std::path::Path, settings: sidecar_settings::Settings) -> Arc<sidecar::Companion> {
-    let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar_domain::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
-    sidecar::Companion::open(options).await.unwrap()
+async fn open(dir: &std::path::Path, settings: String) -> Arc<sidecar::Companion> {
+    crate::support::core().settings(&settings).at(Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap()).open_in(dir).await
 }
 
 async fn pending_messages(core: &sidecar::Companion) -> Vec<String> {
@@ -201,8 +199,7 @@ async fn the_store_sees_a_commit_from_another_connection() {
 #[tokio::test]
 async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
     use sidecar_outbox::{Kind, Outgoing, Sink};
-    let dir = tempfile::tempdir().unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
+    let core = crate::support::core().open().await;
     let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;
     let sink = sidecar_proactive::ChatSink {
         store: core.store().clone(),
@@ -247,8 +244,7 @@ async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
 /// pending again as it was; only a cancelled one can come back.
 #[tokio::test]
 async fn a_cancelled_reminder_comes_back_with_undo() {
-    let dir = tempfile::tempdir().unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings(""))).await.unwrap();
+    let core = crate::support::core().settings(&settings("")).open().await;
     let set = core.reminders().set("Team dinner", "tomorrow at 21:00").await.unwrap().reminder;
     core.reminders().cancel(set.id).await.unwrap();
     assert!(core.reminders().pending().await.unwrap().is_empty());
@@ -263,8 +259,7 @@ async fn a_cancelled_reminder_comes_back_with_undo() {
 /// it anew and the old one goes; a time that cannot be read changes nothing.
 #[tokio::test]
 async fn a_reminder_is_edited_in_words_and_time_and_a_bad_time_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings(""))).await.unwrap();
+    let core = crate::support::core().settings(&settings("")).open().await;
     let set = core.reminders().set("Team diner", "tomorrow at 21:00").await.unwrap().reminder;
     let reworded = core.reminders().edit(set.id, "Team dinner", None).await.unwrap();
     assert_eq!((reworded.id, reworded.message.as_str(), reworded.due_at), (set.id, "Team dinner", set.due_at));

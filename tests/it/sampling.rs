@@ -2,7 +2,7 @@
 //! model's own reply length replaces the general one for chat replies only, what is
 //! unset is not sent, and the settings survive the file.
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_llm::ProviderInput;
 use sidecar_llm::ProviderRefusal;
 use sidecar_settings::llm::sampling::Sampling;
@@ -14,10 +14,7 @@ use crate::support::{reply_events, stream, ScriptedServer};
 async fn open(dir: &std::path::Path, provider: &str) -> std::sync::Arc<Companion> {
     let config = dir.join("settings.toml");
     std::fs::write(&config, format!("[[providers]]\nid = \"p\"\nbase_url = \"{provider}\"\nmodel = \"m\"\n[llm]\nmax_tokens = 1024\n")).unwrap();
-    let settings: Settings = toml::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
-    let mut options = CompanionOptions::new(dir.join("data"), settings);
-    options.config_path = Some(config);
-    Companion::open(options).await.unwrap()
+    crate::support::core().settings(&std::fs::read_to_string(&config).unwrap()).writes_to(&config).open_in(&dir.join("data")).await
 }
 
 fn input(url: &str, sampling: Sampling) -> ProviderInput {

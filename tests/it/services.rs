@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::TimeZone;
-use sidecar::{Companion, CompanionOptions};
 use sidecar_outbox::Kind;
 use sidecar_proactive::Channel;
 use sidecar_proactive::ProactiveConfig;
@@ -14,25 +13,23 @@ use sidecar_proactive::SinkPreference;
 use sidecar_proactive::SinkPreferences;
 use sidecar_reminders::ReminderState;
 use sidecar_settings::Purpose;
-use sidecar_settings::Settings;
 
 use crate::support::notifications::Notifications;
 use crate::support::{reply_events, stream, Reply, ScriptedServer};
 
-fn one_provider(base_url: &str) -> Settings {
-    toml::from_str(&format!("[[providers]]\nid = \"main\"\nbase_url = \"{base_url}\"\nmodel = \"big-model\"\n[llm]\nmax_retries = 0\n")).unwrap()
+fn one_provider(base_url: &str) -> crate::support::CoreBuilder {
+    crate::support::core().provider("main", base_url).settings("[llm]\nmax_retries = 0\n")
 }
 
 #[tokio::test]
 async fn messages_record_the_channel_they_were_said_on() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["Hola"])), stream(reply_events(&["Hi"]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let desktop = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), one_provider(&server.base_url))).await.unwrap();
+    let desktop = one_provider(&server.base_url).open_in(dir.path()).await;
     desktop.send("hola").await.unwrap();
     desktop.send("/status").await.unwrap();
     drop(desktop);
-    let cli = CompanionOptions { channel: Channel::Cli, ..CompanionOptions::new(dir.path().to_path_buf(), one_provider(&server.base_url)) };
-    let cli = Companion::open(cli).await.unwrap();
+    let cli = one_provider(&server.base_url).channel(Channel::Cli).open_in(dir.path()).await;
     cli.send("hi from the terminal").await.unwrap();
 
     let mut said: Vec<(String, Option<Channel>)> = cli.conversation().history(20).await.unwrap().into_iter().map(|m| (m.content, m.channel)).collect();
@@ -56,7 +53,7 @@ async fn messages_record_the_channel_they_were_said_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let core = crate::support::core().open_in(dir.path()).await;
     let notifications = Arc::new(Notifications::default());
     core.proactive().router().register(notifications.clone());
     let only_notifications = SinkPreferences { chat: SinkPreference::None, ..SinkPreferences::default() };
@@ -91,12 +88,7 @@ async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "[[providers]]\nid = \"main\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n").unwrap();
     let instant = chrono::Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap();
-    let options = CompanionOptions {
-        clock: sidecar_domain::fixed_clock(instant),
-        config_path: Some(config.clone()),
-        ..CompanionOptions::new(dir.path().to_path_buf(), Settings::load(&config).unwrap())
-    };
-    let core = Companion::open(options).await.unwrap();
+    let core = crate::support::core().config_file(&config).at(instant).open_in(dir.path()).await;
     let builds = core.models().builds();
 
     core.set_timezone("America/Argentina/Buenos_Aires").unwrap();
@@ -115,8 +107,8 @@ async fn an_invalid_zone_in_the_settings_falls_back_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "[user]\ntimezone = \"Mars/Olympus_Mons\"\n").unwrap();
-    let settings = Settings::load(&config).expect("a bad zone does not stop Sidecar starting");
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    // `config_file` loads it as the app does: a bad zone does not stop Sidecar starting.
+    let core = crate::support::core().config_file(&config).open_in(dir.path()).await;
     assert_eq!(core.zone(), sidecar_domain::system_zone());
     let warnings = core.warnings();
     assert_eq!(warnings.len(), 1);
@@ -131,8 +123,9 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
         delay: Duration::ZERO,
     })
     .await;
-    let settings: Settings = toml::from_str(&format!(
-        r#"
+    let core = crate::support::core()
+        .settings(&format!(
+            r#"
         [[providers]]
         id = "main"
         base_url = "{}"
@@ -148,11 +141,10 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
         [llm]
         max_retries = 0
         "#,
-        main.base_url, cheap.base_url
-    ))
-    .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+            main.base_url, cheap.base_url
+        ))
+        .open()
+        .await;
     core.store()
         .conversations()
         .add_message(sidecar_store::NewMessage::plain(
@@ -180,7 +172,7 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn run_starts_the_loops_and_stop_ends_them() {
     let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let core = crate::support::core().open_in(dir.path()).await;
     let notifications = Arc::new(Notifications::default());
     let only_notifications = SinkPreferences { chat: SinkPreference::None, ..SinkPreferences::default() };
     core.proactive().set_config(ProactiveConfig { sinks: only_notifications, ..ProactiveConfig::default() }).await.unwrap();
@@ -212,7 +204,7 @@ async fn run_starts_the_loops_and_stop_ends_them() {
     .expect("the knowledge watch runs");
     assert_eq!(watched, 1, "the unreadable line is said");
 
-    let second = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let second = crate::support::core().open_in(dir.path()).await;
     let elsewhere = second.run(sidecar::Face::headless(Vec::new())).await;
     assert_eq!(elsewhere.delivery, sidecar::Delivery::Elsewhere, "one process delivers for a data folder");
     elsewhere.stop().await;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sidecar::events::{CoreEvent, ModelStatus};
 use sidecar::words::Lang;
-use sidecar::{Companion, CompanionError, CompanionOptions};
+use sidecar::{Companion, CompanionError};
 use sidecar_agent::ChatEvent;
 use sidecar_domain::said_whole;
 use sidecar_domain::Worded;
@@ -173,9 +173,12 @@ fn closed_port() -> u16 {
 }
 
 async fn open_in_spanish(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let text =
-        format!("[desktop]\nlanguage = \"es\"\n[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n");
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap()
+    crate::support::core()
+        .settings(&format!(
+            "[desktop]\nlanguage = \"es\"\n[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n"
+        ))
+        .open_in(dir)
+        .await
 }
 
 /// A provider that is down, in a Spanish app: the chat's banner and the header say so

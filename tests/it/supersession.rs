@@ -4,19 +4,16 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_agent::ChatEvent;
 use sidecar_memory::Category;
 use sidecar_memory::Learnings;
 use sidecar_memory::SaveOutcome;
-use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings =
-        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n")).unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::core().provider("p", base_url).settings("[user]\ntimezone = \"Europe/Madrid\"\n").open_in(dir).await
 }
 
 fn system_prompt(server: &ScriptedServer) -> String {

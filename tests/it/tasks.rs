@@ -14,7 +14,7 @@ use crate::support::asker::ScriptedAsker;
 use crate::support::notifications::Notifications;
 use crate::support::test_clock::TestClock;
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_actions::Choice;
 use sidecar_outbox::Kind;
 use sidecar_store::MessageStatus;
@@ -23,12 +23,12 @@ use sidecar_tasks::RunState;
 use sidecar_tasks::TaskRequest;
 
 async fn open(dir: &std::path::Path, base_url: &str, hands: &TestClock) -> (Arc<Companion>, Arc<ScriptedAsker>, Arc<Notifications>) {
-    let settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\nretry_base_ms = 10\n[user]\ntimezone = \"Europe/Madrid\"\n"
-    ))
-    .unwrap();
-    let options = CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.to_path_buf(), settings) };
-    let core = Companion::open(options).await.unwrap();
+    let core = crate::support::core()
+        .provider("p", base_url)
+        .settings("[llm]\nmax_retries = 0\nretry_base_ms = 10\n[user]\ntimezone = \"Europe/Madrid\"\n")
+        .clock(hands.clock())
+        .open_in(dir)
+        .await;
     let asker = Arc::new(ScriptedAsker::default());
     core.permissions().set_asker(asker.clone());
     let notifications = Arc::new(Notifications::default());
@@ -433,13 +433,7 @@ async fn past_the_days_notifications_results_wait_and_come_together_the_next_day
 async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own() {
     let dir = tempfile::tempdir().unwrap();
     let hands = TestClock::at(madrid(3, 6, 0));
-    let settings = toml::from_str(&format!(
-        "[local_model]\nruntime = {:?}\n{}[user]\ntimezone = \"Europe/Madrid\"\n",
-        crate::support::runtime(),
-        crate::support::LIGHT_EMBEDDER
-    ))
-    .unwrap();
-    let core = Companion::open(CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let core = crate::support::core().settings("[user]\ntimezone = \"Europe/Madrid\"\n").offline().clock(hands.clock()).open_in(dir.path()).await;
     let notifications = Arc::new(Notifications::default());
     core.proactive().router().register(notifications.clone());
     let headlines = TaskRequest {
@@ -502,12 +496,12 @@ async fn sidecars_own_names_follow_the_language_after_a_switch() {
     assert_eq!(chat.as_deref(), Some("Tasks"));
     core.shutdown().await;
     drop(core);
-    let settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n[desktop]\nlanguage = \"es\"\n",
-        server.base_url
-    ))
-    .unwrap();
-    let core = Companion::open(CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let core = crate::support::core()
+        .answered_by(&server)
+        .settings("[user]\ntimezone = \"Europe/Madrid\"\n[desktop]\nlanguage = \"es\"\n")
+        .clock(hands.clock())
+        .open_in(dir.path())
+        .await;
     let (tasks, chat) = titles(core.clone()).await;
     assert_eq!(tasks[0], ("Resumen de la mañana".to_string(), "Resumen de la mañana".to_string()), "{tasks:?}");
     // A task the user called "Morning brief" is theirs: only the brief is Sidecar's.

@@ -8,7 +8,7 @@ use sidecar_reminders::RemindersStore;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_channels::Link;
 use sidecar_domain::Secrets;
 use sidecar_proactive::Channel;
@@ -60,13 +60,11 @@ async fn open_at(
         ),
     )
     .unwrap();
-    let settings = sidecar_settings::Settings::load(&config).unwrap();
-    let mut options =
-        CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    let mut core = crate::support::core().config_file(&config).secrets(Arc::new(Secrets::new(false)));
     if let Some(clock) = clock {
-        options.clock = clock;
+        core = core.clock(clock);
     }
-    let core = Companion::open(options).await.unwrap();
+    let core = core.open_in(dir).await;
     core.channels().start();
     wait_until("Telegram connects", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Connected { .. }))).await;
     core
@@ -362,13 +360,7 @@ async fn a_chat_can_be_unpaired_while_telegram_is_off() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, format!("# mine\n[channels.telegram]\nenabled = false\nallowed_chats = [{ME}, {STRANGER}]\n")).unwrap();
-    let settings = sidecar_settings::Settings::load(&config).unwrap();
-    let options = CompanionOptions {
-        config_path: Some(config.clone()),
-        secrets: Arc::new(Secrets::new(false)),
-        ..CompanionOptions::new(dir.path().to_path_buf(), settings)
-    };
-    let core = Companion::open(options).await.unwrap();
+    let core = crate::support::core().config_file(&config).secrets(Arc::new(Secrets::new(false))).open_in(dir.path()).await;
     core.channels().start();
     let view = core.channels().view().telegram;
     assert!(!view.enabled && view.health.is_none());

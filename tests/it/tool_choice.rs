@@ -7,8 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use sidecar::{Companion, CompanionOptions};
-use sidecar_settings::Settings;
+use sidecar::Companion;
 
 use crate::support::{self, reply_events, stream, tool_call_events, ScriptedServer};
 
@@ -30,12 +29,13 @@ async fn open_starting(dir: &Path, base_url: &str) -> Arc<Companion> {
     let config = serde_json::json!({ "mcpServers": { "fixture": { "command": support::python(), "args": [script] } } });
     std::fs::write(dir.join("mcp.json"), config.to_string()).unwrap();
     // Words only: the choice is the same on every machine.
-    let settings: Settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"gpt-4o-mini\"\n[tools]\nnotes_folder = \"{}\"\n[memory.embeddings]\nbackend = \"off\"\n",
-        vault.display()
-    ))
-    .unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap();
+    let core = support::core()
+        .settings(&format!(
+            "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"gpt-4o-mini\"\n[tools]\nnotes_folder = \"{}\"\n[memory.embeddings]\nbackend = \"off\"\n",
+            vault.display()
+        ))
+        .open_in(dir)
+        .await;
     core.mcp().reload().unwrap();
     core
 }
@@ -101,12 +101,11 @@ async fn open_by_meaning(dir: &Path, base_url: &str, backend: &str) -> Arc<Compa
         "locker": { "command": support::python(), "args": [fixture, "--description-file", described, "--echo-name", "locker_code"] },
     } });
     std::fs::write(dir.join("mcp.json"), config.to_string()).unwrap();
-    let mut settings: Settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"gpt-4o-mini\"\n[memory.embeddings]\nbackend = \"{backend}\"\n"
-    ))
-    .unwrap();
-    settings.local_model.runtime = Some(support::runtime());
-    let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap();
+    let core = support::core()
+        .settings(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"gpt-4o-mini\"\n[memory.embeddings]\nbackend = \"{backend}\"\n"))
+        .with_runtime()
+        .open_in(dir)
+        .await;
     core.mcp().reload().unwrap();
     core.mcp().settle(Duration::from_secs(30)).await;
     core

@@ -2,7 +2,7 @@
 //! language, each language takes only its own, the pace stays in its range, and what is
 //! chosen is written to settings.toml as a restart reads it.
 
-use sidecar::companion::{Companion, CompanionOptions};
+use sidecar::companion::Companion;
 use sidecar::error::CompanionError;
 use sidecar_domain::Worded;
 use sidecar_settings::Settings;
@@ -14,9 +14,7 @@ async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_resta
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "[desktop]\nlanguage = \"es\"\n").unwrap();
-    let settings = Settings::load(&config).unwrap();
-    let options = CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().join("data"), settings) };
-    let core = Companion::open(options).await.unwrap();
+    let core = crate::support::core().config_file(&config).open_in(&dir.path().join("data")).await;
 
     let view = core.voice_view();
     assert_eq!((view.spanish_voice, view.english_voice, view.speed, view.speeds), ("es", "en-us", 1.0, (0.5, 2.0)));

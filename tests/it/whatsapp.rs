@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 use sidecar_channels::serve;
 use sidecar_channels::Link;
 use sidecar_channels::LinkEvent;
@@ -152,8 +152,7 @@ async fn rig_with(
     model: ScriptedServer,
     extra: &str,
 ) -> Rig {
-    let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n{extra}", model.base_url)).unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_toml)).await.unwrap();
+    let core = crate::support::core().provider("s", &model.base_url).settings(extra).open_in(dir).await;
     let link = Scripted::with(scripts);
     let parts = PhoneParts {
         store: core.store().clone(),
@@ -305,8 +304,7 @@ async fn w4_a_message_delivered_twice_is_answered_once_even_after_a_restart() {
 async fn the_real_client_with_no_network_is_reported_down_and_retried() {
     let dir = tempfile::tempdir().unwrap();
     let model = ScriptedServer::responding(|_| Reply::Stream { events: reply_events(&["no"]), delay: Duration::ZERO }).await;
-    let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings_toml)).await.unwrap();
+    let core = crate::support::core().provider("s", &model.base_url).open_in(dir.path()).await;
     let parts = PhoneParts {
         store: core.store().clone(),
         clock: core.clock().clone(),

@@ -1,8 +1,6 @@
 //! A window too small for what is never cut: the turn fails with words that name the
 //! window and what to do, and nothing is sent to the model.
 
-use sidecar::{Companion, CompanionOptions};
-
 use crate::support::{reply_events, stream, LogBuffer, ScriptedServer};
 
 #[tokio::test]
@@ -10,7 +8,7 @@ async fn a_profile_larger_than_the_window_is_never_cut_the_turn_says_why() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["never"]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 1024\n[llm]\nmax_tokens = 256\n", server.base_url);
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let core = crate::support::core().settings(&text).open_in(dir.path()).await;
     let profile = format!("# Profile\n\n- Name: Ana\n\n{}\n", "I keep a long diary of every day of my life in this file. ".repeat(200));
     let (_, version) = core.knowledge().profile(sidecar_memory::ProfileFile::User).unwrap();
     core.knowledge().save_profile(sidecar_memory::ProfileFile::User, &profile, &version).unwrap();
@@ -26,7 +24,7 @@ async fn a_long_conversation_hears_the_tool_rules_again_late() {
     let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
     let dir = tempfile::tempdir().unwrap();
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url);
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let core = crate::support::core().settings(&text).open_in(dir.path()).await;
     let mut systems = std::collections::HashSet::new();
     let mut previous: Option<serde_json::Value> = None;
     for n in 0..10 {
@@ -59,7 +57,7 @@ async fn a_cut_to_fit_is_recorded_with_the_reply_and_counted() {
     let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
     let dir = tempfile::tempdir().unwrap();
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 4096\n[llm]\nmax_tokens = 256\n", server.base_url);
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let core = crate::support::core().settings(&text).open_in(dir.path()).await;
     let short = core.send("hola").await.unwrap();
     assert!(!short.meta.truncated);
     let long = core.send(&"a very long paste of a log line that goes on ".repeat(900)).await.unwrap();
@@ -78,7 +76,7 @@ async fn max_history_turns_sends_the_newest_turns_and_the_log_says_what_left() {
     let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
     let dir = tempfile::tempdir().unwrap();
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[context]\nmax_history_turns = 4\n", server.base_url);
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let core = crate::support::core().settings(&text).open_in(dir.path()).await;
     for n in 0..7 {
         core.send(&format!("message number {n}")).await.unwrap();
     }
@@ -107,7 +105,7 @@ async fn the_context_meter_whole_stays_put_from_the_estimate_through_every_turn(
     let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
     let dir = tempfile::tempdir().unwrap();
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 8192\n[llm]\nmax_tokens = 1024\n", server.base_url);
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let core = crate::support::core().settings(&text).open_in(dir.path()).await;
     let estimate = core.context().context_meter(&core.tools()).await.unwrap();
     assert_eq!(estimate.budget, 8192 - 1024, "{estimate:?}");
     assert!(estimate.tools > 500, "the tool definitions count as used: {estimate:?}");

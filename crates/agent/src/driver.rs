@@ -42,12 +42,22 @@ const CORRECTION_TTL_HOURS: i64 = 24;
 /// Longest tool result shown in a `ToolFinished` event (the model gets all of it).
 const EVENT_RESULT_CHARS: usize = 2000;
 
+/// Sidecar's instructions do not fit the model's window, so nothing is sent: their
+/// tokens, the room the window leaves once the reply and the tools have theirs, and the
+/// window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WindowTooSmall {
+    pub(crate) system: usize,
+    pub(crate) room: usize,
+    pub(crate) window: usize,
+}
+
 /// Fits each prompt to the model just before it is sent (the context's fit, the
 /// current plan). Called before every model call of the turn, since tool results
 /// grow the transcript between calls.
 pub(crate) trait Shaper: Send + Sync {
-    /// The messages fitted to the model's window, or why they cannot be (in words).
-    fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String>;
+    /// The messages fitted to the model's window, or what does not fit.
+    fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, WindowTooSmall>;
     /// Tool results longer than this (in tokens) are compacted before the model reads them.
     fn tool_result_limit(&self) -> usize;
     /// A model's summary of a long tool output, sent in its place from then on.
@@ -203,7 +213,9 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
                     let event = match context.shaper.shape(messages) {
                         Ok(messages) => call_model(&context, &mut ledger, messages, with_tools, deadline).await?,
                         // A cut system prompt is never sent: the turn fails and says why.
-                        Err(message) => TurnEvent::ModelFailed { message, retryable: false },
+                        Err(WindowTooSmall { system, room, window }) => {
+                            TurnEvent::ModelFailed { message: sidecar_llm::window_too_small(system, room, window, context.lang), retryable: false }
+                        }
                     };
                     if let (TurnEvent::ModelReplied(_), Some(provider), Some(model)) = (&event, &ledger.meta.provider, &ledger.meta.model) {
                         if sidecar_llm::is_demo_reply(provider, model) {

@@ -40,7 +40,7 @@ impl Tool for UpdatePlan {
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
             let args: Args = parse_arguments(arguments)?;
-            self.0.replace(args.items.clone()).await.map_err(ToolError::InvalidArguments)?;
+            self.0.replace(args.items.clone()).await.map_err(|refusal| ToolError::InvalidArguments(refusal.to_string()))?;
             let rendered = render(&args.items);
             Ok(if rendered.is_empty() { "Plan cleared.".to_string() } else { format!("Plan saved.\n{rendered}") })
         })

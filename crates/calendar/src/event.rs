@@ -25,16 +25,19 @@ pub struct Event {
     pub location: Option<String>,
 }
 
+/// A TZID that names no zone Sidecar knows.
+struct UnknownZone(String);
+
 /// An iCalendar time as an instant, with the zone it is kept in and whether it is a
-/// whole day; `Err(tzid)` when it names a zone Sidecar does not know.
-fn instant(at: &DatePerhapsTime, zone: Tz) -> Result<(DateTime<Utc>, Tz, bool), String> {
+/// whole day.
+fn instant(at: &DatePerhapsTime, zone: Tz) -> Result<(DateTime<Utc>, Tz, bool), UnknownZone> {
     let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::Lang::En).0;
     match at {
         DatePerhapsTime::Date(date) => Ok((local(date.and_time(NaiveTime::MIN), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Ok((*at, zone, false)),
         DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Ok((local(*naive, zone), zone, false)),
         DatePerhapsTime::DateTime(CalendarDateTime::WithTimezone { date_time, tzid }) => {
-            let named = zone_named(tzid).ok_or_else(|| tzid.clone())?;
+            let named = zone_named(tzid).ok_or_else(|| UnknownZone(tzid.clone()))?;
             Ok((local(*date_time, named), named, false))
         }
     }
@@ -70,7 +73,7 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
     for component in &calendar.components {
         let CalendarComponent::Event(event) = component else { continue };
         let Some(start) = event.get_start() else { continue };
-        let (start, event_zone, all_day) = instant(&start, zone).map_err(|tzid| {
+        let (start, event_zone, all_day) = instant(&start, zone).map_err(|UnknownZone(tzid)| {
             CalendarError::Unreadable(format!(
                 "the event {:?} is in a time zone Sidecar does not know ({tzid:?})",
                 event.get_summary().unwrap_or_default().trim()

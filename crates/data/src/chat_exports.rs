@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::history_import::believable;
+use crate::problem::{ImportProblem, NotAnExport, NEITHER};
 use sidecar_llm::Role;
 
 /// One conversation ready to store, oldest message first.
@@ -40,26 +41,22 @@ impl ExportKind {
     }
 }
 
-const NOT_AN_EXPORT: &str = "this is not a conversations.json from ChatGPT or Claude (a JSON list of conversations was expected";
-const NEITHER: &str =
-    "this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")";
-
 /// A problem with an export: the conversation's number (1-based) and why.
-pub(crate) type Problem = (usize, String);
+pub(crate) type Problem = (usize, ImportProblem);
 
 /// The chats in `bytes`, and the problems (conversation number, 1-based, and why):
 /// conversations that could not be read, and messages kept without their time or left
 /// out, said once per conversation. A UTF-8 byte order mark is skipped. The list is
 /// read one conversation at a time, so a large export never sits in memory twice.
-pub fn read(bytes: &[u8], now: DateTime<Utc>) -> Result<(ExportKind, Vec<ExportedChat>, Vec<Problem>), String> {
+pub fn read(bytes: &[u8], now: DateTime<Utc>) -> Result<(ExportKind, Vec<ExportedChat>, Vec<Problem>), NotAnExport> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut export = Export { now, kind: None, chats: Vec::new(), problems: Vec::new() };
     let mut json = serde_json::Deserializer::from_slice(bytes);
     let outcome = serde::Deserializer::deserialize_seq(&mut json, &mut export).and_then(|()| json.end());
     match outcome {
         Ok(()) => Ok((export.kind.unwrap_or(ExportKind::ChatGpt), export.chats, export.problems)),
-        Err(e) if e.to_string().starts_with(NEITHER) => Err(NEITHER.into()),
-        Err(e) => Err(format!("{NOT_AN_EXPORT}: {e})")),
+        Err(e) if e.to_string().starts_with(NEITHER) => Err(NotAnExport::Neither),
+        Err(e) => Err(NotAnExport::NotAList(e.to_string())),
     }
 }
 
@@ -69,7 +66,7 @@ struct Export {
     /// Which app, from the first conversation's shape.
     kind: Option<ExportKind>,
     chats: Vec<ExportedChat>,
-    problems: Vec<(usize, String)>,
+    problems: Vec<Problem>,
 }
 
 impl<'de> serde::de::Visitor<'de> for &mut Export {
@@ -105,14 +102,11 @@ impl Export {
         match read {
             Ok((mut chat, left_out)) => {
                 if left_out > 0 {
-                    self.problems.push((number, format!("\"{}\": {left_out} message(s) without readable text left out", chat.title)));
+                    self.problems.push((number, ImportProblem::LeftOut { title: chat.title.clone(), count: left_out }));
                 }
                 let unbelievable = chat.messages.iter().filter(|m| m.timestamp.is_some_and(|t| !believable(t, now))).count();
                 if unbelievable > 0 {
-                    self.problems.push((
-                        number,
-                        format!("\"{}\": {unbelievable} message time(s) not between 1970 and now; those messages are kept, dated at the import", chat.title),
-                    ));
+                    self.problems.push((number, ImportProblem::Undated { title: chat.title.clone(), count: unbelievable }));
                     for m in &mut chat.messages {
                         m.timestamp = m.timestamp.filter(|t| believable(*t, now));
                     }
@@ -161,15 +155,16 @@ struct GptAuthor {
 /// ChatGPT keeps every branch of an edited chat; the one shown is the path from
 /// `current_node` up to the root. Also how many of its user or assistant messages had
 /// no text to read (`parts` missing or not a list).
-fn chatgpt(value: Value) -> Result<(ExportedChat, usize), String> {
-    let conversation: GptConversation = serde_json::from_value(value).map_err(|e| format!("unreadable ChatGPT conversation: {e}"))?;
-    let mut at = conversation.current_node.clone().ok_or("it has no current message")?;
+fn chatgpt(value: Value) -> Result<(ExportedChat, usize), ImportProblem> {
+    let conversation: GptConversation =
+        serde_json::from_value(value).map_err(|e| ImportProblem::UnreadableConversation { app: "ChatGPT", why: e.to_string() })?;
+    let mut at = conversation.current_node.clone().ok_or(ImportProblem::NoCurrentMessage)?;
     let mut path = Vec::new();
     let mut steps = 0;
     while let Some(node) = conversation.mapping.get(&at) {
         steps += 1;
         if steps > conversation.mapping.len() {
-            return Err("its messages loop back on themselves".into());
+            return Err(ImportProblem::Loop);
         }
         if let Some(message) = &node.message {
             path.push(message);
@@ -226,8 +221,9 @@ struct ClaudeMessage {
     created_at: Option<String>,
 }
 
-fn claude(value: Value) -> Result<(ExportedChat, usize), String> {
-    let conversation: ClaudeConversation = serde_json::from_value(value).map_err(|e| format!("unreadable Claude conversation: {e}"))?;
+fn claude(value: Value) -> Result<(ExportedChat, usize), ImportProblem> {
+    let conversation: ClaudeConversation =
+        serde_json::from_value(value).map_err(|e| ImportProblem::UnreadableConversation { app: "Claude", why: e.to_string() })?;
     let messages = conversation
         .chat_messages
         .into_iter()

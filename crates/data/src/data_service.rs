@@ -11,9 +11,11 @@ use serde::Serialize;
 use crate::backup::{BackupError, BackupInfo, Backups};
 use crate::chat_exports::{self, ExportKind};
 use crate::export::{self, ExportFormat};
+use crate::problem::{ImportProblem, NotAnExport};
 pub use crate::retention::TidyReport;
 use sidecar_domain::Clock;
 use sidecar_domain::Lang;
+use sidecar_domain::Worded;
 use sidecar_llm::Role;
 use sidecar_memory::KnowledgeStore;
 use sidecar_memory::MeaningIndex;
@@ -38,8 +40,10 @@ pub enum DataError {
     Backup(#[from] BackupError),
     #[error("cannot write {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
-    #[error("{0}")]
-    Unreadable(String),
+    #[error(transparent)]
+    NotAnExport(#[from] NotAnExport),
+    #[error("there is no conversation {0} to export")]
+    NoConversation(i64),
 }
 
 /// What an import of another assistant's export did.
@@ -49,7 +53,7 @@ pub struct ChatImport {
     pub from: String,
     pub conversations: usize,
     pub messages: usize,
-    /// Conversations skipped (1-based position) and why.
+    /// Conversations skipped (1-based position) and why, in the user's language.
     pub problems: Vec<(usize, String)>,
     /// Messages already in Sidecar (imported before, or twice in the file): not stored again.
     pub already: usize,
@@ -59,7 +63,7 @@ pub struct ChatImport {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JsonlImport {
     pub imported: usize,
-    /// Lines skipped (1-based) and why.
+    /// Lines skipped (1-based) and why, in the user's language.
     pub problems: Vec<(usize, String)>,
     /// How many times had no offset, and the zone they were read in.
     pub local_times: Option<(usize, String)>,
@@ -136,7 +140,7 @@ impl DataService {
     /// Writes one conversation as Markdown into `exports/`; the file.
     pub async fn export_conversation_to_file(&self, conversation_id: i64) -> Result<PathBuf, DataError> {
         let Some(conversation) = self.store.export_rows().conversation(conversation_id).await? else {
-            return Err(DataError::Unreadable(format!("there is no conversation {conversation_id} to export")));
+            return Err(DataError::NoConversation(conversation_id));
         };
         let text = export::conversation_markdown(&conversation, self.lang);
         let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-chat-{conversation_id}-{}.md", self.clock.now().format("%Y-%m-%d-%H%M%S")));
@@ -151,12 +155,12 @@ impl DataService {
         let turns: Vec<_> = file.lines.into_iter().map(|l| (l.role, l.content, l.timestamp, l.external_id)).collect();
         let (imported, already) = self.archive(None, &turns).await?;
         let zone = self.clock.zone().name().to_string();
-        Ok(JsonlImport { imported, problems: file.problems, local_times: (file.local_times > 0).then_some((file.local_times, zone)), already })
+        Ok(JsonlImport { imported, problems: self.worded(file.problems), local_times: (file.local_times > 0).then_some((file.local_times, zone)), already })
     }
 
     /// Imports a ChatGPT or Claude `conversations.json`, one archived conversation each.
     pub async fn import_chat_export(&self, bytes: &[u8]) -> Result<ChatImport, DataError> {
-        let (kind, chats, problems) = chat_exports::read(bytes, self.clock.now()).map_err(DataError::Unreadable)?;
+        let (kind, chats, problems) = chat_exports::read(bytes, self.clock.now())?;
         let (mut messages, mut already, mut conversations) = (0, 0, 0);
         for chat in &chats {
             let turns: Vec<_> = chat.messages.iter().map(|m| (m.role, m.content.clone(), m.timestamp, m.external_id.clone())).collect();
@@ -165,7 +169,12 @@ impl DataService {
             already += old;
             conversations += usize::from(new > 0);
         }
-        Ok(ChatImport { from: ExportKind::name(kind).into(), conversations, messages, problems, already })
+        Ok(ChatImport { from: ExportKind::name(kind).into(), conversations, messages, problems: self.worded(problems), already })
+    }
+
+    /// Problems by position, said in the user's language.
+    fn worded(&self, problems: Vec<(usize, ImportProblem)>) -> Vec<(usize, String)> {
+        problems.into_iter().map(|(at, problem)| (at, problem.said_in(self.lang))).collect()
     }
 
     /// Stores the turns not already in Sidecar as one archived conversation (none when
@@ -190,7 +199,8 @@ impl sidecar_domain::Worded for DataError {
             DataError::Store(e) => e.spanish(),
             DataError::Backup(e) => e.spanish(),
             DataError::Write { path, source } => format!("no se puede escribir {}: {source}", path.display()),
-            DataError::Unreadable(why) => why.clone(),
+            DataError::NotAnExport(e) => e.spanish(),
+            DataError::NoConversation(id) => format!("no hay ninguna conversación {id} que exportar"),
         }
     }
 }

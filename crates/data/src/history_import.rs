@@ -10,6 +10,8 @@ use chrono_tz::Tz;
 
 use sidecar_llm::Role;
 
+use crate::problem::ImportProblem;
+
 /// One message ready to store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportedLine {
@@ -35,7 +37,7 @@ struct Raw {
 pub struct HistoryFile {
     pub lines: Vec<ImportedLine>,
     /// Lines skipped, by number (1-based), and why.
-    pub problems: Vec<(usize, String)>,
+    pub problems: Vec<(usize, ImportProblem)>,
     /// Lines whose time had no offset and was read in the user's zone.
     pub local_times: usize,
 }
@@ -51,7 +53,7 @@ pub fn read(bytes: &[u8], now: DateTime<Utc>, zone: Tz) -> HistoryFile {
             Ok(text) => text,
             Err(e) => {
                 let column = String::from_utf8_lossy(&piece[..e.valid_up_to()]).chars().count() + 1;
-                problems.push((number, format!("not UTF-8 text: byte 0x{:02X} at column {column}", piece[e.valid_up_to()])));
+                problems.push((number, ImportProblem::NotUtf8 { byte: piece[e.valid_up_to()], column }));
                 continue;
             }
         };
@@ -70,10 +72,10 @@ pub fn read(bytes: &[u8], now: DateTime<Utc>, zone: Tz) -> HistoryFile {
 }
 
 /// A line, and whether its time was read in the user's zone.
-fn line(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(ImportedLine, bool), String> {
-    let raw: Raw = serde_json::from_str(text).map_err(|e| e.to_string())?;
+fn line(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(ImportedLine, bool), ImportProblem> {
+    let raw: Raw = serde_json::from_str(text).map_err(|e| ImportProblem::NotJson(e.to_string()))?;
     if !matches!(raw.role, Role::User | Role::Assistant | Role::System) {
-        return Err("role must be user, assistant or system".into());
+        return Err(ImportProblem::Role);
     }
     let (timestamp, local) = match raw.timestamp.as_deref() {
         Some(t) => instant(t, now, zone).map(|(at, local)| (Some(at), local))?,
@@ -94,9 +96,9 @@ const LOCAL_FORMATS: [&str; 4] = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"
 
 /// A believable instant: RFC 3339, or a local time read in `zone` (then true), where a
 /// time the clocks skip moves on by the gap and one they repeat is the first.
-fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, bool), String> {
+fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, bool), ImportProblem> {
     let trimmed = text.trim();
-    let unreadable = || format!("timestamp \"{text}\" is not a time like 2026-11-20T10:00:00Z");
+    let unreadable = || ImportProblem::UnreadableTime(text.to_string());
     let (at, local) = match DateTime::parse_from_rfc3339(trimmed) {
         Ok(at) => (at.with_timezone(&Utc), false),
         Err(_) => {
@@ -105,7 +107,7 @@ fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, b
         }
     };
     if !believable(at, now) {
-        return Err(format!("timestamp \"{text}\" is not between 1970 and now"));
+        return Err(ImportProblem::TimeOutOfRange(text.to_string()));
     }
     Ok((at, local))
 }
@@ -130,9 +132,9 @@ mod tests {
         assert_eq!(lines[0].external_id.as_deref(), Some("7"));
         let numbers: Vec<usize> = problems.iter().map(|(n, _)| *n).collect();
         assert_eq!(numbers, [2, 3, 5, 6]);
-        assert!(problems[0].1.contains("byte 0xE9 at column 30"), "{}", problems[0].1);
-        assert!(problems[1].1.contains("yesterday-ish"));
-        assert!(problems[2].1.contains("between 1970 and now"));
+        assert!(problems[0].1.to_string().contains("byte 0xE9 at column 30"), "{}", problems[0].1);
+        assert!(problems[1].1.to_string().contains("yesterday-ish"));
+        assert!(problems[2].1.to_string().contains("between 1970 and now"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod chat_exports;
 mod data_service;
 mod export;
 mod history_import;
+mod problem;
 mod retention;
 mod words;
 
@@ -19,8 +20,9 @@ mod words;
 pub use backup::pending::{apply as apply_pending_restore, schedule as schedule_restore, take_result as take_restore_result, RestoreNote};
 pub use backup::restore::{restore as restore_backup, SettingsOutcome, WithSettings};
 pub use backup::upgrade::{open_store, OpenError};
-pub use backup::{BackupError, BackupInfo};
+pub use backup::{BackupError, BackupInfo, BadBackup};
 pub use chat_exports::read as read_chat_export;
 pub use data_service::{ChatImport, DataError, DataService, JsonlImport, TidyReport};
 pub use export::ExportFormat;
 pub use history_import::read as read_history_export;
+pub use problem::{ImportProblem, NotAnExport};

@@ -77,12 +77,12 @@ impl Secrets {
         &self,
         provider_id: &str,
         op: impl FnOnce(keyring::Entry) -> Result<T, keyring::Error> + Send + 'static,
-    ) -> Result<T, String> {
+    ) -> Result<T, NoKeychain> {
         if !self.use_keychain {
-            return Err("the keychain is turned off (SIDECAR_NO_KEYCHAIN)".into());
+            return Err(NoKeychain::TurnedOff);
         }
         if self.unresponsive.load(Ordering::Relaxed) {
-            return Err("the system keychain did not answer".into());
+            return Err(NoKeychain::Unresponsive);
         }
         let account = Self::account(provider_id);
         let (tx, rx) = mpsc::channel();
@@ -94,7 +94,7 @@ impl Secrets {
             Ok(result) => result,
             Err(_) => {
                 self.unresponsive.store(true, Ordering::Relaxed);
-                Err("the system keychain did not answer".into())
+                Err(NoKeychain::Unresponsive)
             }
         }
     }
@@ -112,7 +112,7 @@ impl Secrets {
             Err(reason) => {
                 tracing::warn!(provider = provider_id, %reason, "no keychain; key kept for this session only");
                 self.session.lock().expect("secrets lock").insert(provider_id.to_string(), key.to_string());
-                KeyStorage::Session { reason }
+                KeyStorage::Session { reason: reason.to_string() }
             }
         }
     }
@@ -140,12 +140,24 @@ impl Secrets {
     }
 }
 
-fn describe(error: keyring::Error) -> String {
+/// Why the system keychain was not used.
+#[derive(Debug, thiserror::Error)]
+enum NoKeychain {
+    #[error("the keychain is turned off (SIDECAR_NO_KEYCHAIN)")]
+    TurnedOff,
+    #[error("the system keychain did not answer")]
+    Unresponsive,
+    #[error("no keychain is available ({0})")]
+    Unavailable(keyring::Error),
+    /// The keychain's own error (no entry, a bad one).
+    #[error(transparent)]
+    Failed(keyring::Error),
+}
+
+fn describe(error: keyring::Error) -> NoKeychain {
     match error {
-        keyring::Error::NoStorageAccess(_) | keyring::Error::PlatformFailure(_) => {
-            format!("no keychain is available ({error})")
-        }
-        other => other.to_string(),
+        keyring::Error::NoStorageAccess(_) | keyring::Error::PlatformFailure(_) => NoKeychain::Unavailable(error),
+        other => NoKeychain::Failed(other),
     }
 }
 

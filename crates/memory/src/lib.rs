@@ -12,7 +12,7 @@ mod remember;
 
 // The face: what the crates above, the faces and the tests name.
 pub use attachments::images::{fill, FOLDER, IMAGE_TOKENS};
-pub use attachments::{blocks, compose, open, split, AttachError, Attachment};
+pub use attachments::{blocks, compose, open, split, AttachError, Attachment, Unreadable};
 pub use facts_judge::ModelJudge;
 pub use knowledge::events::MemoryEvent;
 pub use knowledge::facts::{for_prompt, knowledge_block, potential_facts, recency_factor, remember, same_fact, score, SaveOutcome, TurnSaves, MAX_WEIGHT};

@@ -5,6 +5,8 @@
 use chrono::{Duration, NaiveTime};
 use serde::{Deserialize, Serialize};
 
+use crate::ProactiveError;
+
 pub use sidecar_outbox::{SinkId, SinkPreference, SinkPreferences};
 
 /// At most this many spontaneous messages in one clock hour.
@@ -113,12 +115,12 @@ impl Default for ProactiveConfig {
 
 impl ProactiveConfig {
     /// A config from the UI or a file, refused with a reason rather than half-applied.
-    pub(crate) fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), ProactiveError> {
         if !(5..=240).contains(&self.tick_minutes) {
-            return Err(format!("the check interval must be between 5 and 240 minutes, not {}", self.tick_minutes));
+            return Err(ProactiveError::TickMinutes(self.tick_minutes));
         }
         if self.sinks.phone_when_idle_minutes > 24 * 60 {
-            return Err(format!("\"phone when idle\" must be at most 1440 minutes, not {}", self.sinks.phone_when_idle_minutes));
+            return Err(ProactiveError::PhoneWhenIdle(self.sinks.phone_when_idle_minutes));
         }
         Ok(())
     }

@@ -102,7 +102,7 @@ impl ProactiveService {
 
     /// Saves the user's choices; the loop picks them up at once.
     pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, ProactiveError> {
-        config.validate().map_err(sidecar_domain::Refused)?;
+        config.validate()?;
         self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
         let state = self.store.proactive().proactive_state().await?;

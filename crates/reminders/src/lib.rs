@@ -17,7 +17,7 @@ pub use anchor::{read, split, CalendarUnread, DayEvent, EventTime, EventTimes, F
 pub use error::{NotShown, ReminderError};
 pub use events::ReminderEvent;
 pub use ics::{as_todo, check_structure, import, IcsError, Imported, Skipped, MAX_TITLE_CHARS};
-pub use rows::{utc, NewReminder, Reminder, ReminderState, ReminderZone, RemindersStore};
+pub use rows::{utc, NewReminder, NotAZone, Reminder, ReminderState, ReminderZone, RemindersStore};
 pub use scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders, MAX_SHOWS};
 pub use service::{ReminderService, SNOOZE_CHOICES};
 pub use tool::register;

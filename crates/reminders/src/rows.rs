@@ -29,10 +29,15 @@ pub enum ReminderState {
 #[ts(type = "string")]
 pub struct ReminderZone(pub Tz);
 
+/// A stored zone name that is no IANA zone (the row is unreadable, not guessed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{0}\" is not an IANA time zone")]
+pub struct NotAZone(pub String);
+
 impl TryFrom<String> for ReminderZone {
-    type Error = String;
-    fn try_from(name: String) -> Result<Self, String> {
-        name.parse().map(ReminderZone).map_err(|_| format!("\"{name}\" is not an IANA time zone"))
+    type Error = NotAZone;
+    fn try_from(name: String) -> Result<Self, NotAZone> {
+        name.parse().map(ReminderZone).map_err(|_| NotAZone(name))
     }
 }
 

@@ -25,6 +25,7 @@ pub mod llm;
 mod memory;
 mod owner;
 mod preferences;
+mod refusal;
 mod unknown;
 mod updates;
 mod validate;
@@ -41,6 +42,7 @@ pub use llm::sampling::OutOfRange;
 pub use memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
 pub use owner::{Change, PhoneChannel, SettingsOwner};
 pub use preferences::{language_of, Hotkey, HotkeyError, HotkeyRole, Preferences, PreferencesView, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
+pub use refusal::Refusal;
 pub use updates::UpdateSettings;
 pub use voice::{SpeakReplies, VoiceSettings, VoiceSwitch};
 pub use welcome::{finish as finish_welcome, needed as welcome_needed};
@@ -58,8 +60,8 @@ pub enum SettingsError {
     Read { path: PathBuf, source: std::io::Error },
     #[error("settings file {path} is not valid TOML: {message}")]
     Parse { path: PathBuf, message: String },
-    #[error("settings file {path}: {message}")]
-    Invalid { path: PathBuf, message: String },
+    #[error("settings file {path}: {refusal}")]
+    Invalid { path: PathBuf, refusal: Refusal },
 }
 
 /// Which wire format a provider speaks.
@@ -558,7 +560,7 @@ impl sidecar_domain::Worded for SettingsError {
         match self {
             SettingsError::Read { path, source } => format!("no se puede leer el archivo de ajustes {}: {source}", path.display()),
             SettingsError::Parse { path, message } => format!("el archivo de ajustes {} no es TOML válido: {message}", path.display()),
-            SettingsError::Invalid { path, message } => format!("archivo de ajustes {}: {message}", path.display()),
+            SettingsError::Invalid { path, refusal } => format!("archivo de ajustes {}: {}", path.display(), refusal.spanish()),
         }
     }
 }

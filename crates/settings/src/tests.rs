@@ -71,3 +71,18 @@ fn env_model_alone_adjusts_first_chat_provider() {
     s.apply_env(env(&[(LLM_MODEL_ENV, "new")]));
     assert_eq!(s.chat_chain()[0].model, "new");
 }
+
+#[test]
+fn a_refused_value_names_its_key_in_either_language() {
+    use sidecar_domain::Worded;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.toml");
+    std::fs::write(&path, "[llm]\nmax_retries = 99\n").unwrap();
+    let error = Settings::check_file(&path).unwrap_err();
+    assert!(matches!(&error, SettingsError::Invalid { refusal: Refusal::Whole { value: 99, .. }, .. }), "{error:?}");
+    assert!(error.to_string().ends_with("llm.max_retries must be from 0 to 10, not 99"), "{error}");
+    assert!(error.spanish().ends_with("llm.max_retries debe estar entre 0 y 10, no 99"), "{}", error.spanish());
+    std::fs::write(&path, "[[providers]]\nid = \"a\"\nbase_url = \"ftp://x\"\nmodel = \"m\"\n").unwrap();
+    let error = Settings::check_file(&path).unwrap_err();
+    assert!(error.spanish().ends_with("proveedor \"a\": base_url debe empezar por http:// o https://"), "{}", error.spanish());
+}

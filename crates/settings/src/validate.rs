@@ -7,7 +7,7 @@
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use super::{Purpose, Settings, SettingsError};
+use super::{Purpose, Refusal, Settings, SettingsError};
 
 /// Seconds a network timeout may be set to: above zero, at most a day.
 const TIMEOUT_SECS: RangeInclusive<f64> = 0.001..=86_400.0;
@@ -21,12 +21,12 @@ const WINDOW_TOKENS: RangeInclusive<u32> = 256..=100_000_000;
 impl Settings {
     /// Refuses values no code path can use, naming the key and the file.
     pub(super) fn validate(&self, path: &Path) -> Result<(), SettingsError> {
-        let invalid = |message: String| SettingsError::Invalid { path: path.to_path_buf(), message };
+        let invalid = |refusal: Refusal| SettingsError::Invalid { path: path.to_path_buf(), refusal };
         self.check_numbers().map_err(invalid)?;
         self.check_names().map_err(invalid)
     }
 
-    fn check_numbers(&self) -> Result<(), String> {
+    fn check_numbers(&self) -> Result<(), Refusal> {
         let llm = &self.llm;
         seconds("llm.connect_timeout_secs", llm.connect_timeout_secs, TIMEOUT_SECS)?;
         seconds("llm.response_timeout_secs", llm.response_timeout_secs, TIMEOUT_SECS)?;
@@ -50,10 +50,7 @@ impl Settings {
         if let Some(turns) = context.max_history_turns {
             whole("context.max_history_turns", turns as u64, 1..=100_000)?;
             if turns < context.min_turns_to_keep {
-                return Err(format!(
-                    "context.max_history_turns ({turns}) must not be below context.min_turns_to_keep ({}): lower that one or raise this",
-                    context.min_turns_to_keep
-                ));
+                return Err(Refusal::HistoryBelowKept { turns, keep: context.min_turns_to_keep });
             }
         }
         whole("context.keep_tool_results", context.keep_tool_results as u64, 0..=1_000)?;
@@ -73,7 +70,7 @@ impl Settings {
         if let Some(telegram) = &self.channels.telegram {
             whole("channels.telegram.poll_timeout_secs", telegram.poll_timeout_secs.into(), 1..=600)?;
             if url::Url::parse(&telegram.api_url).is_err() {
-                return Err(format!("channels.telegram.api_url must be a URL like https://api.telegram.org, not \"{}\"", telegram.api_url));
+                return Err(Refusal::TelegramUrl(telegram.api_url.clone()));
             }
         }
         if let Some(whatsapp) = &self.channels.whatsapp {
@@ -92,53 +89,53 @@ impl Settings {
         }
         for (key, value) in amounts {
             if let Some(value) = value.filter(|v| !super::budget::is_amount(*v)) {
-                return Err(format!("{key} must be an amount in US dollars of zero or more, not {value}"));
+                return Err(Refusal::Amount { key, value });
             }
         }
         if !super::budget::is_rate(budget.usd_rate) {
-            return Err(format!("budget.usd_rate must be how many {} one US dollar is (more than zero), not {}", budget.currency, budget.usd_rate));
+            return Err(Refusal::Rate { currency: budget.currency.clone(), value: budget.usd_rate });
         }
         if !super::budget::is_currency_code(&budget.currency) {
-            return Err(format!("budget.currency must be a three-letter currency code like EUR or USD, not \"{}\"", budget.currency));
+            return Err(Refusal::Currency(budget.currency.clone()));
         }
         for (model, price) in &self.prices {
             for (field, value) in
                 [("input_per_mtok", Some(price.input_per_mtok)), ("output_per_mtok", Some(price.output_per_mtok)), ("cached_per_mtok", price.cached_per_mtok)]
             {
                 if let Some(value) = value.filter(|v| !super::budget::is_amount(*v)) {
-                    return Err(format!("prices.\"{model}\".{field} must be a price of zero or more, not {value}"));
+                    return Err(Refusal::Price { model: model.clone(), field, value });
                 }
             }
         }
         Ok(())
     }
 
-    fn check_names(&self) -> Result<(), String> {
+    fn check_names(&self) -> Result<(), Refusal> {
         if let Some(address) = self.updates.address.as_deref().filter(|a| !a.trim().is_empty()) {
             if sidecar_domain::check_address(address).is_err() {
-                return Err(format!("updates.address must be an https:// address (plain http:// only to this computer, localhost), not \"{address}\""));
+                return Err(Refusal::UpdatesAddress(address.to_string()));
             }
         }
         for purpose in Purpose::ALL {
             for id in self.routing.ids(purpose) {
                 if !self.providers.iter().any(|p| &p.id == id) {
-                    return Err(format!("routing.{} names provider \"{id}\", which no [[providers]] entry defines", purpose.as_str()));
+                    return Err(Refusal::UnknownProvider { purpose: purpose.as_str(), id: id.clone() });
                 }
             }
         }
         if let Some(t) = &self.user.all_day_time {
             if chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err() {
-                return Err(format!("user.all_day_time must be an hour like \"09:00\", not \"{t}\""));
+                return Err(Refusal::AllDayTime(t.clone()));
             }
         }
         let embeddings = &self.memory.embeddings;
         if embeddings.backend == super::memory::EmbeddingsBackend::Openai {
             let url = embeddings.url.as_deref().unwrap_or_default();
             if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(format!("memory.embeddings.url must be the endpoint's address, like http://localhost:11434/v1, not \"{url}\""));
+                return Err(Refusal::EmbeddingsUrl(url.to_string()));
             }
             if embeddings.model.as_deref().unwrap_or_default().trim().is_empty() {
-                return Err("memory.embeddings.model must name the embedding model (for example nomic-embed-text)".into());
+                return Err(Refusal::EmbeddingsModel);
             }
         }
         // An unknown time zone is not fatal: the clock falls back to the system's and
@@ -146,26 +143,26 @@ impl Settings {
         let mut seen = std::collections::HashSet::new();
         for p in &self.providers {
             if !seen.insert(p.id.as_str()) {
-                return Err(format!("two providers share the id \"{}\"", p.id));
+                return Err(Refusal::SharedId(p.id.clone()));
             }
             if !(p.base_url.starts_with("http://") || p.base_url.starts_with("https://")) {
-                return Err(format!("provider \"{}\": base_url must start with http:// or https://", p.id));
+                return Err(Refusal::BaseUrl(p.id.clone()));
             }
         }
         Ok(())
     }
 }
 
-fn seconds(key: &str, value: f64, range: RangeInclusive<f64>) -> Result<(), String> {
+fn seconds(key: &str, value: f64, range: RangeInclusive<f64>) -> Result<(), Refusal> {
     if value.is_finite() && range.contains(&value) {
         return Ok(());
     }
-    Err(format!("{key} must be a number of seconds from {} to {}, not {value}", range.start(), range.end()))
+    Err(Refusal::Seconds { key: key.into(), low: *range.start(), high: *range.end(), value })
 }
 
-fn whole(key: &str, value: u64, range: RangeInclusive<u64>) -> Result<(), String> {
+fn whole(key: &str, value: u64, range: RangeInclusive<u64>) -> Result<(), Refusal> {
     if range.contains(&value) {
         return Ok(());
     }
-    Err(format!("{key} must be from {} to {}, not {value}", range.start(), range.end()))
+    Err(Refusal::Whole { key: key.into(), low: *range.start(), high: *range.end(), value })
 }

@@ -27,6 +27,26 @@ pub enum Unusable {
     Query(#[from] sqlx::Error),
 }
 
+impl sidecar_domain::Worded for Unusable {
+    fn spanish(&self) -> String {
+        match self {
+            Unusable::Unknown(why) => {
+                format!("su base de datos viene de un Sidecar más nuevo o no es de Sidecar ({why}); actualiza Sidecar y vuelve a restaurarla")
+            }
+            Unusable::Newer { found, known } => {
+                format!(
+                    "su base de datos viene de un Sidecar más nuevo (versión {found}; este conoce hasta la {known}); actualiza Sidecar y vuelve a restaurarla"
+                )
+            }
+            Unusable::NoTable(table) => format!("su base de datos no tiene la tabla {table}"),
+            Unusable::Lacks { table, column } => format!("la tabla {table} de su base de datos no es la que usa Sidecar (le falta {column})"),
+            Unusable::NoFresh(e) => format!("no se pudo crear una base de datos nueva para compararla: {e}"),
+            Unusable::Store(e) => e.spanish(),
+            Unusable::Query(e) => format!("error de la base de datos: {e}"),
+        }
+    }
+}
+
 /// Opens the database in `dir` (applying the migrations it lacks, as the next start
 /// would) and compares its tables with a fresh one's; the error says what is wrong.
 pub async fn check_usable(dir: &Path) -> Result<(), Unusable> {

@@ -8,12 +8,13 @@
 //! ```
 
 use std::ops::Deref;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_domain::Clock;
+use sidecar_settings::Settings;
 
 use super::ScriptedServer;
 
@@ -31,11 +32,22 @@ impl Deref for TestCore {
     }
 }
 
+/// A change to the settings once they are read (a value settings.toml cannot say, or
+/// one a test computes).
+type Edit = Box<dyn FnOnce(&mut Settings) + Send>;
+
 /// How the core is opened; [`core`] starts one with nothing configured.
 #[derive(Default)]
 pub(crate) struct CoreBuilder {
     settings: String,
+    /// Settings read from this file, which the core also writes to (as the app does).
+    file: Option<PathBuf>,
+    /// The file Settings' changes are written to, when the settings are the test's text.
+    config_path: Option<PathBuf>,
+    edits: Vec<Edit>,
     clock: Option<Clock>,
+    channel: Option<sidecar_proactive::Channel>,
+    secrets: Option<Arc<sidecar_domain::Secrets>>,
 }
 
 /// A core with no provider (the offline model's place), the system clock and default
@@ -47,7 +59,12 @@ pub(crate) fn core() -> CoreBuilder {
 impl CoreBuilder {
     /// The scripted model answers, as the provider `p` with the model `m`.
     pub(crate) fn answered_by(self, server: &ScriptedServer) -> Self {
-        self.settings(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url))
+        self.provider("p", &server.base_url)
+    }
+
+    /// A provider `id` at `base_url` with the model `m`.
+    pub(crate) fn provider(self, id: &str, base_url: &str) -> Self {
+        self.settings(&format!("[[providers]]\nid = \"{id}\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n"))
     }
 
     /// More of settings.toml (each table said once in all).
@@ -57,6 +74,36 @@ impl CoreBuilder {
             self.settings.push('\n');
         }
         self
+    }
+
+    /// The settings in `path` (loaded as the app loads them), which the core also writes
+    /// to when Settings changes something.
+    pub(crate) fn config_file(mut self, path: &Path) -> Self {
+        self.file = Some(path.to_path_buf());
+        self
+    }
+
+    /// Settings' changes are written to `path`; the settings are the test's own.
+    pub(crate) fn writes_to(mut self, path: &Path) -> Self {
+        self.config_path = Some(path.to_path_buf());
+        self
+    }
+
+    /// Changes the settings once they are read.
+    pub(crate) fn edit(mut self, edit: impl FnOnce(&mut Settings) + Send + 'static) -> Self {
+        self.edits.push(Box::new(edit));
+        self
+    }
+
+    /// The offline runtime beside the core, and the light embedder (see
+    /// [`super::LIGHT_EMBEDDER`]).
+    pub(crate) fn offline(self) -> Self {
+        self.with_runtime().edit(super::light_embedder)
+    }
+
+    /// The offline runtime beside the core (its embedder the one settings choose).
+    pub(crate) fn with_runtime(self) -> Self {
+        self.edit(|settings| settings.local_model.runtime = Some(super::runtime()))
     }
 
     /// The clock stands still at `now`.
@@ -69,6 +116,17 @@ impl CoreBuilder {
         self
     }
 
+    /// Where this core's user talks from (the desktop unless said).
+    pub(crate) fn channel(mut self, channel: sidecar_proactive::Channel) -> Self {
+        self.channel = Some(channel);
+        self
+    }
+
+    pub(crate) fn secrets(mut self, secrets: Arc<sidecar_domain::Secrets>) -> Self {
+        self.secrets = Some(secrets);
+        self
+    }
+
     /// Opens the core in a new temporary folder.
     pub(crate) async fn open(self) -> TestCore {
         let dir = tempfile::tempdir().expect("a temporary folder");
@@ -77,11 +135,29 @@ impl CoreBuilder {
 
     /// Opens the core on `dir` (a test that reopens the same data, or keeps its own).
     pub(crate) async fn open_in(self, dir: &Path) -> Arc<Companion> {
-        let settings = toml::from_str(&self.settings).unwrap_or_else(|e| panic!("the test's settings do not read: {e}\n{}", self.settings));
+        self.try_open_in(dir).await.expect("the core opens")
+    }
+
+    /// Opens the core on `dir`, or says why it would not.
+    pub(crate) async fn try_open_in(self, dir: &Path) -> Result<Arc<Companion>, sidecar::CompanionError> {
+        let mut settings = match &self.file {
+            Some(file) => Settings::load(file).unwrap_or_else(|e| panic!("the test's settings file does not read: {e}")),
+            None => toml::from_str(&self.settings).unwrap_or_else(|e| panic!("the test's settings do not read: {e}\n{}", self.settings)),
+        };
+        for edit in self.edits {
+            edit(&mut settings);
+        }
         let mut options = CompanionOptions::new(dir.to_path_buf(), settings);
+        options.config_path = self.file.or(self.config_path);
         if let Some(clock) = self.clock {
             options.clock = clock;
         }
-        Companion::open(options).await.expect("the core opens")
+        if let Some(channel) = self.channel {
+            options.channel = channel;
+        }
+        if let Some(secrets) = self.secrets {
+            options.secrets = secrets;
+        }
+        Companion::open(options).await
     }
 }

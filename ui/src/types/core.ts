@@ -179,7 +179,7 @@ export type ChatImport = {
  */
 from: string, conversations: number, messages: number, 
 /**
- * Conversations skipped (1-based position) and why.
+ * Conversations skipped (1-based position) and why, in the user's language.
  */
 problems: Array<[number, string]>, 
 /**

@@ -141,7 +141,7 @@ impl ServerEntry {
 
     pub fn transport(&self, server: &str, environment: &dyn Fn(&str) -> Option<String>) -> Result<Transport, ConfigError> {
         let expand = |text: &str| {
-            expand(text, environment).map_err(|variable| match variable.strip_prefix(KEYCHAIN) {
+            expand(text, environment).map_err(|Unset(variable)| match variable.strip_prefix(KEYCHAIN) {
                 Some(id) => ConfigError::MissingSecret { server: server.into(), field: id.rsplit('/').next().unwrap_or(id).to_string() },
                 None => ConfigError::MissingVariable { server: server.into(), variable },
             })
@@ -183,15 +183,19 @@ fn encrypted_or_local(server: &str, address: String) -> Result<String, ConfigErr
     }
 }
 
-/// Replaces each `${NAME}` with the variable's value; `Err(NAME)` for one that is unset.
-pub(crate) fn expand(text: &str, environment: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+/// A `${NAME}` whose variable is not set: its name.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Unset(String);
+
+/// Replaces each `${NAME}` with the variable's value.
+pub(crate) fn expand(text: &str, environment: &dyn Fn(&str) -> Option<String>) -> Result<String, Unset> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("${") {
         let Some(length) = rest[start + 2..].find('}') else { break };
         let name = &rest[start + 2..start + 2 + length];
         out.push_str(&rest[..start]);
-        out.push_str(&environment(name).ok_or_else(|| name.to_string())?);
+        out.push_str(&environment(name).ok_or_else(|| Unset(name.to_string()))?);
         rest = &rest[start + 3 + length..];
     }
     out.push_str(rest);
@@ -336,5 +340,6 @@ mod tests {
     fn expansion_leaves_text_without_variables_alone() {
         assert_eq!(expand("a ${TOKEN} b ${TOKEN}", &env).unwrap(), "a s3cret b s3cret");
         assert_eq!(expand("price $5 {x} ${unclosed", &env).unwrap(), "price $5 {x} ${unclosed");
+        assert_eq!(expand("a ${NOT_SET}", &env), Err(Unset("NOT_SET".into())));
     }
 }

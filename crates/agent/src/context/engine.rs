@@ -8,7 +8,7 @@ use super::digest::SUMMARY_TOKENS;
 use super::fit::{self, Limits};
 use super::plan::PlanBoard;
 use crate::context::rows::Summary;
-use crate::driver::{ShapeMeasures, Shaper};
+use crate::driver::{ShapeMeasures, Shaper, WindowTooSmall};
 use crate::events::ChatEvent;
 use sidecar_domain::Emitter;
 use sidecar_llm::tokens::count_cached as count;
@@ -110,8 +110,6 @@ pub(crate) struct TurnShaper<'a> {
     pub system: String,
     /// The per-turn block's parts fixed at the turn's start.
     pub late: String,
-    /// The language a prompt that cannot fit is said in.
-    pub lang: sidecar_domain::Lang,
     pub plans: &'a PlanBoard,
     /// The context service's long tool outputs, compacted or summarised.
     pub compactions: &'a Compactions,
@@ -142,12 +140,12 @@ pub(crate) trait CheckpointWriter: Send + Sync {
 }
 
 impl Shaper for TurnShaper<'_> {
-    fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
+    fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, WindowTooSmall> {
         let (messages, report) = self.shape_with_report(messages);
         if report.overflows() {
             let system = messages.first().map_or(0, |m| fit::message_tokens(m, &count));
             tracing::warn!(conversation_id = self.conversation_id, system, window = self.window, "the system prompt does not fit the window");
-            return Err(sidecar_llm::window_too_small(system, self.limits.budget, self.window, self.lang));
+            return Err(WindowTooSmall { system, room: self.limits.budget, window: self.window });
         }
         Ok(messages)
     }

@@ -16,52 +16,72 @@ const MAX_ITEM_CHARS: usize = 200;
 
 pub use super::plan_item::{is_open, progress, ItemStatus, PlanItem};
 
-/// Checks a new plan; the message tells the model how to fix its call.
-pub(crate) fn validate(items: &[PlanItem]) -> Result<(), String> {
+/// Why a new plan is refused; the message tells the model how to fix its call (the model
+/// reads it, so it is said in English only).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PlanRefusal {
+    #[error("a plan has at most {} steps; merge some", MAX_ITEMS)]
+    TooManySteps,
+    #[error("every step needs a text")]
+    EmptyStep,
+    #[error("keep each step under {} characters", MAX_ITEM_CHARS)]
+    LongStep,
+    #[error("only one step can be in progress at a time")]
+    TwoInProgress,
+    #[error("keep each result under {} characters", MAX_ITEM_CHARS)]
+    LongResult,
+    #[error("the first step waits for none, not for step {before}")]
+    FirstWaits { before: usize },
+    #[error("step {number} can only wait for steps 1 to {last}, not for step {before}")]
+    WaitsAhead { number: usize, last: usize, before: usize },
+    #[error("step {number} (\"{text}\") waits for step {before}, which failed: mark step {number} failed too, or change the plan")]
+    WaitsForFailed { number: usize, text: String, before: usize },
+    #[error("step {number} (\"{text}\") waits for step {before} (\"{waited}\"), which is not done yet: finish step {before} first")]
+    WaitsForOpen { number: usize, text: String, before: usize, waited: String },
+    #[error("there is no conversation to plan for")]
+    NoConversation,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Checks a new plan.
+pub(crate) fn validate(items: &[PlanItem]) -> Result<(), PlanRefusal> {
     if items.len() > MAX_ITEMS {
-        return Err(format!("a plan has at most {MAX_ITEMS} steps; merge some"));
+        return Err(PlanRefusal::TooManySteps);
     }
     if items.iter().any(|i| i.text.trim().is_empty()) {
-        return Err("every step needs a text".into());
+        return Err(PlanRefusal::EmptyStep);
     }
     if items.iter().any(|i| i.text.chars().count() > MAX_ITEM_CHARS) {
-        return Err(format!("keep each step under {MAX_ITEM_CHARS} characters"));
+        return Err(PlanRefusal::LongStep);
     }
     if items.iter().filter(|i| i.status == ItemStatus::InProgress).count() > 1 {
-        return Err("only one step can be in progress at a time".into());
+        return Err(PlanRefusal::TwoInProgress);
     }
     if items.iter().filter_map(|i| i.result.as_deref()).any(|r| r.chars().count() > MAX_ITEM_CHARS) {
-        return Err(format!("keep each result under {MAX_ITEM_CHARS} characters"));
+        return Err(PlanRefusal::LongResult);
     }
     waits_kept(items)
 }
 
 /// A step waits only for earlier steps, and is not started before they are done.
-fn waits_kept(items: &[PlanItem]) -> Result<(), String> {
+fn waits_kept(items: &[PlanItem]) -> Result<(), PlanRefusal> {
     for (index, item) in items.iter().enumerate() {
         let number = index + 1;
         for &before in &item.after {
             if before == 0 || before >= number {
-                let earlier = if number == 1 {
-                    "the first step waits for none".to_string()
-                } else {
-                    format!("step {number} can only wait for steps 1 to {}", number - 1)
-                };
-                return Err(format!("{earlier}, not for step {before}"));
+                return Err(if number == 1 { PlanRefusal::FirstWaits { before } } else { PlanRefusal::WaitsAhead { number, last: number - 1, before } });
             }
             let waited = &items[before - 1];
             // Waiting, or given up, a step needs nothing of the ones before it.
             if matches!(item.status, ItemStatus::Pending | ItemStatus::Failed) || waited.status == ItemStatus::Done {
                 continue;
             }
+            let text = item.text.trim().to_string();
             return Err(if waited.status == ItemStatus::Failed {
-                format!("step {number} (\"{}\") waits for step {before}, which failed: mark step {number} failed too, or change the plan", item.text.trim())
+                PlanRefusal::WaitsForFailed { number, text, before }
             } else {
-                format!(
-                    "step {number} (\"{}\") waits for step {before} (\"{}\"), which is not done yet: finish step {before} first",
-                    item.text.trim(),
-                    waited.text.trim()
-                )
+                PlanRefusal::WaitsForOpen { number, text, before, waited: waited.text.trim().to_string() }
             });
         }
     }
@@ -125,10 +145,10 @@ impl PlanBoard {
     }
 
     /// Replaces the focused conversation's plan.
-    pub(crate) async fn replace(&self, items: Vec<PlanItem>) -> Result<i64, String> {
+    pub(crate) async fn replace(&self, items: Vec<PlanItem>) -> Result<i64, PlanRefusal> {
         validate(&items)?;
-        let conversation_id = self.current.lock().expect("plan lock").as_ref().map(|(id, _)| *id).ok_or("there is no conversation to plan for")?;
-        self.store.context().set_plan(conversation_id, &items).await.map_err(|e| e.to_string())?;
+        let conversation_id = self.current.lock().expect("plan lock").as_ref().map(|(id, _)| *id).ok_or(PlanRefusal::NoConversation)?;
+        self.store.context().set_plan(conversation_id, &items).await?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
         self.events.publish(ChatEvent::PlanUpdated { conversation_id, items });
         Ok(conversation_id)
@@ -160,14 +180,14 @@ mod tests {
         let waiting = |status| PlanItem { after: vec![1], ..item("Book the cheapest", status) };
         let search = |status| item("Search flights", status);
         assert!(validate(&[search(ItemStatus::InProgress), waiting(ItemStatus::Pending)]).is_ok());
-        let early = validate(&[search(ItemStatus::InProgress), waiting(ItemStatus::Done)]).unwrap_err();
+        let early = validate(&[search(ItemStatus::InProgress), waiting(ItemStatus::Done)]).unwrap_err().to_string();
         assert!(early.contains("waits for step 1 (\"Search flights\"), which is not done yet"), "{early}");
         assert!(validate(&[search(ItemStatus::Done), waiting(ItemStatus::InProgress)]).is_ok());
-        let failed = validate(&[search(ItemStatus::Failed), waiting(ItemStatus::InProgress)]).unwrap_err();
+        let failed = validate(&[search(ItemStatus::Failed), waiting(ItemStatus::InProgress)]).unwrap_err().to_string();
         assert!(failed.contains("which failed"), "{failed}");
         assert!(validate(&[search(ItemStatus::Failed), waiting(ItemStatus::Failed)]).is_ok());
         let forward = PlanItem { after: vec![2], ..item("First", ItemStatus::Pending) };
-        assert!(validate(&[forward, search(ItemStatus::Pending)]).unwrap_err().contains("the first step waits for none"));
+        assert!(validate(&[forward, search(ItemStatus::Pending)]).unwrap_err().to_string().contains("the first step waits for none, not for step 2"));
         assert!(render(&[search(ItemStatus::Done), waiting(ItemStatus::Pending)]).contains("[ ] Book the cheapest (after 1)"));
     }
 }

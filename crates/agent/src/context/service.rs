@@ -91,7 +91,6 @@ impl ContextService {
         TurnShaper {
             system: turn.system.clone(),
             late: turn.late.clone(),
-            lang: self.models.lang(),
             plans: &self.plans,
             compactions: &self.compactions,
             limits: turn.limits,

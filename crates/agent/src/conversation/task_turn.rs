@@ -13,11 +13,10 @@ use super::ConversationService;
 use crate::context::compact::Compactions;
 use crate::context::engine::limits_with_tools;
 use crate::context::fit::{self, Limits};
-use crate::driver::{drive, Shaper, TurnContext, TurnRules};
+use crate::driver::{drive, Shaper, TurnContext, TurnRules, WindowTooSmall};
 use crate::error::TurnError;
 use crate::turn::TurnEnd;
 use sidecar_domain::Emitter;
-use sidecar_domain::Lang;
 use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::Usage;
@@ -39,19 +38,18 @@ struct TaskShaper<'a> {
     limits: Limits,
     compactions: &'a Compactions,
     window: usize,
-    lang: Lang,
     /// The message the time went on at the first call: later calls send the same.
     late_on: OnceLock<usize>,
 }
 
 impl Shaper for TaskShaper<'_> {
-    fn shape(&self, mut messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
+    fn shape(&self, mut messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, WindowTooSmall> {
         let at = *self.late_on.get_or_init(|| sidecar_llm::per_turn::newest_user(&messages).unwrap_or(0));
         sidecar_llm::per_turn::attach_at(&mut messages, at, &sidecar_llm::per_turn::block(&self.late, ""));
         let (messages, report) = fit::fit(messages, &self.limits, self.compactions, &count);
         if report.overflows() {
             let system = messages.first().map_or(0, |m| fit::message_tokens(m, &count));
-            return Err(sidecar_llm::window_too_small(system, self.limits.budget, self.window, self.lang));
+            return Err(WindowTooSmall { system, room: self.limits.budget, window: self.window });
         }
         Ok(messages)
     }
@@ -95,7 +93,6 @@ impl ConversationService {
             limits,
             compactions: self.with.context.compactions(),
             window: chain.context_window() as usize,
-            lang: self.with.lang,
             late_on: OnceLock::new(),
         };
         let prompt = vec![ChatMessage::system(self.with.context.base_system()), said];

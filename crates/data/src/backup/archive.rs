@@ -10,6 +10,7 @@ use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
+use super::bad_backup::BadBackup;
 use super::manifest::{self, Manifest, ManifestEntry, FORMAT, MANIFEST, VERSION};
 
 /// A manifest larger than this is not one of ours.
@@ -70,10 +71,10 @@ fn append<W: Write>(tar: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> std:
 /// nothing outside the allowed names, no sparse, link or special entries. So a hostile
 /// backup is refused before it can fill the disk. Returns the manifest, or why the
 /// backup is refused.
-pub(crate) fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+pub(crate) fn unpack(path: &Path, staging: &Path) -> Result<Manifest, BadBackup> {
+    let file = std::fs::File::open(path).map_err(BadBackup::Io)?;
     let mut archive = tar::Archive::new(GzDecoder::new(file));
-    let damaged = |e: std::io::Error| format!("it is damaged or cut short ({e})");
+    let damaged = BadBackup::Damaged;
     let mut manifest: Option<Manifest> = None;
     let mut seen: HashMap<String, (u64, String)> = HashMap::new();
     let entries = archive.entries().map_err(damaged)?;
@@ -82,42 +83,42 @@ pub(crate) fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
         let name = entry.path().map_err(damaged)?.to_string_lossy().to_string();
         let kind = entry.header().entry_type();
         if !matches!(kind, tar::EntryType::Regular | tar::EntryType::Continuous) {
-            return Err(format!("it holds {name} as a {kind:?} entry; a Sidecar backup holds plain files only"));
+            return Err(BadBackup::NotPlain { name, kind: format!("{kind:?}") });
         }
         let Some(listed) = manifest.as_ref() else {
             if name != MANIFEST {
-                return Err("its manifest is not its first file, as Sidecar writes it".into());
+                return Err(BadBackup::ManifestNotFirst);
             }
             if entry.size() > MAX_MANIFEST_BYTES {
-                return Err("its manifest is too large".into());
+                return Err(BadBackup::ManifestTooLarge);
             }
             let mut text = Vec::new();
             entry.by_ref().take(MAX_MANIFEST_BYTES + 1).read_to_end(&mut text).map_err(damaged)?;
-            let read: Manifest = serde_json::from_slice(&text).map_err(|e| format!("its manifest cannot be read ({e})"))?;
+            let read: Manifest = serde_json::from_slice(&text).map_err(BadBackup::ManifestUnreadable)?;
             if read.format != FORMAT || read.version > VERSION {
-                return Err(format!("it is a {} version {} file, not a Sidecar backup this version reads", read.format, read.version));
+                return Err(BadBackup::OtherFormat { format: read.format, version: read.version });
             }
             if let Some(bad) = read.files.iter().find(|f| !manifest::allowed(&f.path)) {
-                return Err(format!("its manifest lists a file Sidecar does not back up ({})", bad.path));
+                return Err(BadBackup::ListsForeign(bad.path.clone()));
             }
             manifest = Some(read);
             continue;
         };
         if !manifest::allowed(&name) {
-            return Err(format!("it holds a file Sidecar does not back up ({name})"));
+            return Err(BadBackup::HoldsForeign(name));
         }
         let Some(expected) = listed.files.iter().find(|f| f.path == name).map(|f| f.bytes) else {
-            return Err(format!("{name} is in it but not in its manifest"));
+            return Err(BadBackup::Unlisted(name));
         };
         if seen.contains_key(&name) {
-            return Err(format!("{name} is in it twice"));
+            return Err(BadBackup::Twice(name));
         }
         if entry.size() != expected {
-            return Err(format!("{name} is not the size its manifest says"));
+            return Err(BadBackup::WrongSize(name));
         }
         let target = staging.join(&name);
-        std::fs::create_dir_all(target.parent().expect("allowed names have a parent")).map_err(|e| e.to_string())?;
-        let mut out = std::fs::File::create(&target).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(target.parent().expect("allowed names have a parent")).map_err(BadBackup::Io)?;
+        let mut out = std::fs::File::create(&target).map_err(BadBackup::Io)?;
         let mut hasher = Sha256::new();
         let mut buffer = vec![0u8; 1 << 16];
         let mut total = 0u64;
@@ -130,32 +131,32 @@ pub(crate) fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
             }
             total += read as u64;
             if total > expected {
-                return Err(format!("{name} is larger than its manifest says"));
+                return Err(BadBackup::Larger(name));
             }
             hasher.update(&buffer[..read]);
-            out.write_all(&buffer[..read]).map_err(|e| e.to_string())?;
+            out.write_all(&buffer[..read]).map_err(BadBackup::Io)?;
         }
-        out.sync_all().map_err(|e| e.to_string())?;
+        out.sync_all().map_err(BadBackup::Io)?;
         seen.insert(name, (total, hex::encode(hasher.finalize())));
     }
     // The tar ends before the gzip stream does: read to the end so gzip's own checksum
     // of everything (padding included) is verified too.
     std::io::copy(&mut archive.into_inner(), &mut std::io::sink()).map_err(damaged)?;
-    let manifest = manifest.ok_or("it has no manifest")?;
+    let manifest = manifest.ok_or(BadBackup::NoManifest)?;
     for entry in &manifest.files {
         match seen.remove(&entry.path) {
-            None => return Err(format!("{} is missing from it", entry.path)),
+            None => return Err(BadBackup::Missing(entry.path.clone())),
             Some((bytes, sha)) if bytes != entry.bytes || sha != entry.sha256 => {
-                return Err(format!("{} does not match its checksum", entry.path));
+                return Err(BadBackup::Checksum(entry.path.clone()));
             }
             Some(_) => {}
         }
     }
     if let Some(extra) = seen.keys().next() {
-        return Err(format!("{extra} is in it but not in its manifest"));
+        return Err(BadBackup::Unlisted(extra.clone()));
     }
     if !manifest.files.iter().any(|f| f.path == "sidecar.db") {
-        return Err("it holds no database".into());
+        return Err(BadBackup::NoDatabase);
     }
     Ok(manifest)
 }

@@ -19,12 +19,15 @@ use serde::Serialize;
 use sidecar_store::Store;
 
 mod archive;
+mod bad_backup;
 pub(crate) mod manifest;
 pub(crate) mod pending;
 pub(crate) mod restore;
 pub(crate) mod retention;
 pub(crate) mod settings_diff;
 pub(crate) mod upgrade;
+
+pub use bad_backup::BadBackup;
 
 /// Where automatic backups go, inside the data directory.
 pub(crate) const BACKUP_DIR: &str = "backups";
@@ -40,7 +43,7 @@ pub enum BackupError {
     #[error("cannot snapshot the database: {0}")]
     Snapshot(String),
     #[error("{path} is not a usable Sidecar backup: {why}. Nothing was changed")]
-    Invalid { path: PathBuf, why: String },
+    Invalid { path: PathBuf, why: BadBackup },
     #[error("Sidecar is running (the app or the daemon holds {dir}). Quit it, then restore again")]
     InUse { dir: PathBuf },
     #[error("the restore stopped while putting files in place ({why}); your data from before is in {aside}")]
@@ -160,7 +163,9 @@ impl sidecar_domain::Worded for BackupError {
             BackupError::Write { path, source } => format!("no se puede escribir la copia {}: {source}", path.display()),
             BackupError::Read { path, source } => format!("no se puede leer la copia {}: {source}", path.display()),
             BackupError::Snapshot(why) => format!("no se puede copiar la base de datos: {why}"),
-            BackupError::Invalid { path, why } => format!("{} no es una copia de Sidecar utilizable: {why}. No se ha cambiado nada", path.display()),
+            BackupError::Invalid { path, why } => {
+                format!("{} no es una copia de Sidecar utilizable: {}. No se ha cambiado nada", path.display(), why.spanish())
+            }
             BackupError::InUse { dir } => {
                 format!("Sidecar está abierto (la app o el servicio usan {}). Ciérralo y vuelve a restaurar", dir.display())
             }

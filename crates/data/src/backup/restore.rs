@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{archive, BackupError};
+use super::{archive, BackupError, BadBackup};
 use sidecar_reminders::SchedulerLock;
 
 /// What a restore did.
@@ -53,20 +53,20 @@ pub async fn restore(
     with_settings: WithSettings,
 ) -> Result<Restored, BackupError> {
     let io = |source| BackupError::Read { path: file.to_path_buf(), source };
-    let invalid = |why: String| BackupError::Invalid { path: file.to_path_buf(), why };
+    let invalid = |why: BadBackup| BackupError::Invalid { path: file.to_path_buf(), why };
     let Some(_lock) = SchedulerLock::try_acquire(data_dir).map_err(io)? else {
         return Err(BackupError::InUse { dir: data_dir.to_path_buf() });
     };
     let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
     let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
-    sidecar_store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
-    sidecar_store::check_usable(staging.path()).await.map_err(|e| invalid(e.to_string()))?;
+    sidecar_store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(BadBackup::DamagedDatabase(e)))?;
+    sidecar_store::check_usable(staging.path()).await.map_err(|e| invalid(e.into()))?;
     let config = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
     let settings = match config {
         None => SettingsOutcome::None,
         Some(config) => match sidecar_settings::Settings::check_file(&staging.path().join("settings.toml")) {
             // Settings that would break every command are never put back.
-            Err(why) if with_settings == WithSettings::Restore => return Err(invalid(format!("its settings.toml does not pass Sidecar's checks ({why})"))),
+            Err(why) if with_settings == WithSettings::Restore => return Err(invalid(BadBackup::Settings(why))),
             Err(why) => SettingsOutcome::Invalid { why: why.to_string() },
             Ok(backup) => {
                 let current = sidecar_settings::Settings::check_file(config).unwrap_or_default();

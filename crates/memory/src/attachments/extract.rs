@@ -4,6 +4,8 @@
 
 use std::io::Read;
 
+use super::Unreadable;
+
 /// What a file turned out to be.
 pub(crate) enum Sniffed {
     Image,
@@ -37,10 +39,10 @@ pub(crate) fn sniff(name: &str, bytes: &[u8]) -> Sniffed {
     }
 }
 
-pub(crate) fn pdf(bytes: &[u8]) -> Result<String, String> {
+pub(crate) fn pdf(bytes: &[u8]) -> Result<String, Unreadable> {
     // lopdf panics on some malformed files; a bad attachment must not take the app down.
-    let extracted = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(bytes)).map_err(|_| "the PDF is damaged".to_string())?;
-    let text = extracted.map_err(|e| format!("the PDF is damaged or encrypted ({e})"))?;
+    let extracted = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(bytes)).map_err(|_| Unreadable::PdfDamaged)?;
+    let text = extracted.map_err(|e| Unreadable::PdfLocked(e.to_string()))?;
     // pdf-extract leaves runs of blank lines between blocks.
     let mut out = String::new();
     let mut blank = 0;
@@ -54,26 +56,26 @@ pub(crate) fn pdf(bytes: &[u8]) -> Result<String, String> {
     Ok(out)
 }
 
-pub(crate) fn docx(bytes: &[u8]) -> Result<String, String> {
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a Word document ({e})"))?;
+pub(crate) fn docx(bytes: &[u8]) -> Result<String, Unreadable> {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| Unreadable::NotWord(e.to_string()))?;
     let mut xml = String::new();
     archive
         .by_name("word/document.xml")
-        .map_err(|_| "not a Word document (no word/document.xml)".to_string())?
+        .map_err(|_| Unreadable::NoDocumentXml)?
         .take(MAX_DOCX_XML)
         .read_to_string(&mut xml)
-        .map_err(|e| format!("the document is damaged ({e})"))?;
+        .map_err(|e| Unreadable::DocumentDamaged(e.to_string()))?;
     let mut reader = quick_xml::Reader::from_str(&xml);
     let mut out = String::new();
     let mut in_text = false;
     loop {
-        match reader.read_event().map_err(|e| format!("the document is damaged ({e})"))? {
+        match reader.read_event().map_err(|e| Unreadable::DocumentDamaged(e.to_string()))? {
             quick_xml::events::Event::Start(e) if e.name().as_ref() == b"w:t" => in_text = true,
             quick_xml::events::Event::End(e) if e.name().as_ref() == b"w:t" => in_text = false,
             quick_xml::events::Event::End(e) if e.name().as_ref() == b"w:p" => out.push('\n'),
             quick_xml::events::Event::Empty(e) if e.name().as_ref() == b"w:tab" => out.push('\t'),
             quick_xml::events::Event::Empty(e) if e.name().as_ref() == b"w:br" => out.push('\n'),
-            quick_xml::events::Event::Text(t) if in_text => out.push_str(&t.unescape().map_err(|e| format!("the document is damaged ({e})"))?),
+            quick_xml::events::Event::Text(t) if in_text => out.push_str(&t.unescape().map_err(|e| Unreadable::DocumentDamaged(e.to_string()))?),
             quick_xml::events::Event::Eof => break,
             _ => {}
         }

@@ -9,7 +9,7 @@ use base64::Engine;
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
-use super::{AttachError, Attachment, AttachmentKind};
+use super::{AttachError, Attachment, AttachmentKind, Unreadable};
 use sidecar_llm::ChatMessage;
 use sidecar_llm::ImagePart;
 use sidecar_llm::Role;
@@ -61,7 +61,7 @@ pub(crate) fn keep(data_dir: &Path, name: &str, bytes: &[u8]) -> Result<Attachme
     if !path.exists() {
         std::fs::create_dir_all(folder(data_dir))
             .and_then(|()| sidecar_domain::write_atomically(&path, bytes))
-            .map_err(|e| AttachError::Unreadable { name: name.into(), why: format!("it could not be kept in {}: {e}", path.display()) })?;
+            .map_err(|e| AttachError::Unreadable { name: name.into(), why: Unreadable::NotKept { folder: path.display().to_string(), why: e.to_string() } })?;
     }
     Ok(Attachment {
         name: name.replace('"', "'"),

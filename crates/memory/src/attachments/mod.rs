@@ -10,11 +10,13 @@
 
 mod extract;
 pub(crate) mod images;
+mod unreadable;
 
 use serde::{Deserialize, Serialize};
 
 use sidecar_domain::truncate_middle;
 use sidecar_store::AttachedFile;
+pub use unreadable::Unreadable;
 
 /// Largest file read, in bytes: beyond this an attachment is refused before reading.
 pub(crate) const MAX_BYTES: u64 = 25 * 1024 * 1024;
@@ -68,7 +70,7 @@ pub enum AttachError {
     #[error("{name} has no text Sidecar can read (a {what}); attach text, Markdown, code, PDF or DOCX files")]
     NoText { name: String, what: &'static str },
     #[error("{name} could not be read: {why}")]
-    Unreadable { name: String, why: String },
+    Unreadable { name: String, why: Unreadable },
     #[error("{name} is not a file but a folder, pipe or device; pick a file")]
     NotAFile { name: String },
 }
@@ -106,7 +108,7 @@ pub(crate) fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Att
 /// answering model `sees_images`, anything else is read as text within `budget_tokens`.
 pub fn open(path: &std::path::Path, sees_images: bool, data_dir: &std::path::Path, budget_tokens: usize) -> Result<Attachment, AttachError> {
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let unreadable = |e: std::io::Error| AttachError::Unreadable { name: name.clone(), why: e.to_string() };
+    let unreadable = |e: std::io::Error| AttachError::Unreadable { name: name.clone(), why: Unreadable::System(e.to_string()) };
     let meta = std::fs::metadata(path).map_err(unreadable)?;
     // A pipe would block the read until something writes to it, maybe never.
     if !meta.is_file() {
@@ -196,7 +198,7 @@ impl sidecar_domain::Worded for AttachError {
             AttachError::NoText { name, what } => {
                 format!("{name} no tiene texto que Sidecar pueda leer ({what}); adjunta archivos de texto, Markdown, código, PDF o DOCX")
             }
-            AttachError::Unreadable { name, why } => format!("no se pudo leer {name}: {why}"),
+            AttachError::Unreadable { name, why } => format!("no se pudo leer {name}: {}", why.spanish()),
             AttachError::NotAFile { name } => format!("{name} no es un archivo sino una carpeta, una tubería o un dispositivo; elige un archivo"),
         }
     }

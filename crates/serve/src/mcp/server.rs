@@ -16,7 +16,8 @@ use rmcp::ErrorData;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::connections::{Connections, Scope};
+use crate::connections::note::NoteError;
+use crate::connections::{Connections, Refused, Scope};
 use sidecar_memory::ListedFact;
 use sidecar_memory::Recall;
 use sidecar_tools::ToolRegistry;
@@ -58,6 +59,28 @@ pub struct Sources {
 /// What recall fills of a client's answer.
 const RECALL_BUDGET_TOKENS: usize = 1500;
 
+/// Why a client's read or call was not served; the client reads it (in English, as the
+/// protocol's other words are).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NotServed {
+    #[error("Sidecar has no resource {0}")]
+    NoResource(String),
+    #[error("Sidecar serves no tool called {0}")]
+    NoTool(String),
+    #[error("{0} is not available in this Sidecar")]
+    Unavailable(String),
+    #[error("recall needs a \"query\"")]
+    NoQuery,
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    #[error(transparent)]
+    Store(#[from] sidecar_store::StoreError),
+    #[error(transparent)]
+    Note(#[from] NoteError),
+    #[error(transparent)]
+    Tool(#[from] sidecar_tools::ToolError),
+}
+
 #[derive(Clone)]
 pub struct SidecarServer {
     tools: Arc<ToolRegistry>,
@@ -75,11 +98,11 @@ impl SidecarServer {
     }
 
     /// A resource for `client`, or why not: both need the read_memory scope.
-    pub(crate) async fn read(&self, client: &str, uri: &str) -> Result<String, String> {
+    pub(crate) async fn read(&self, client: &str, uri: &str) -> Result<String, NotServed> {
         if uri != PROFILE_URI && uri != FACTS_URI {
-            return Err(format!("Sidecar has no resource {uri}"));
+            return Err(NotServed::NoResource(uri.to_string()));
         }
-        let scopes = self.connections.check(client, Scope::ReadMemory, uri).await.map_err(|refused| refused.to_string())?;
+        let scopes = self.connections.check(client, Scope::ReadMemory, uri).await?;
         Ok(if uri == PROFILE_URI { (self.profile)() } else { self.facts_text(scopes.contains(&Scope::Health)) })
     }
 
@@ -127,30 +150,29 @@ impl SidecarServer {
 
     /// The hybrid recall, as Sidecar's own tool answers it, less health facts unless
     /// `health`.
-    async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, String> {
-        let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
-        let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
+    async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, NotServed> {
+        let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or(NotServed::NoQuery)?;
+        let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await?;
         let shown: Vec<_> = results.hits.into_iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).collect();
         Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { sidecar_memory::lines(&shown) })
     }
 
     /// Runs one call for `client`, or says why not.
-    pub(crate) async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, String> {
-        let scope =
-            SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| format!("Sidecar serves no tool called {name}"))?;
-        let health = self.connections.check(client, scope, name).await.map_err(|refused| refused.to_string())?.contains(&Scope::Health);
+    pub(crate) async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, NotServed> {
+        let scope = SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| NotServed::NoTool(name.to_string()))?;
+        let health = self.connections.check(client, scope, name).await?.contains(&Scope::Health);
         match name {
             LIST_FACTS => return Ok(self.facts_text(health)),
             "recall" => return self.recall_text(health, &arguments).await,
             SEND_MESSAGE => {
                 let text = arguments.get("text").and_then(Value::as_str).unwrap_or_default();
-                self.hosting.notes.post(client, text).await.map_err(|e| e.to_string())?;
+                self.hosting.notes.post(client, text).await?;
                 return Ok("The note is in the user's chat.".to_string());
             }
             _ => {}
         }
-        let tool = self.tools.tools().find(|t| t.name() == name).cloned().ok_or_else(|| format!("{name} is not available in this Sidecar"))?;
-        tool.run(arguments).await.map_err(|e| e.to_string())
+        let tool = self.tools.tools().find(|t| t.name() == name).cloned().ok_or_else(|| NotServed::Unavailable(name.to_string()))?;
+        Ok(tool.run(arguments).await?)
     }
 }
 
@@ -200,7 +222,7 @@ impl ServerHandler for SidecarServer {
         let client = client_name(&context);
         match self.read(&client, &request.uri).await {
             Ok(text) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(vec![ResourceContents::text(text, request.uri)]))),
-            Err(why) => Err(ErrorData::invalid_request(why, None)),
+            Err(why) => Err(ErrorData::invalid_request(why.to_string(), None)),
         }
     }
 
@@ -210,7 +232,7 @@ impl ServerHandler for SidecarServer {
         let span = tracing::info_span!("served", %client, tool = %request.name);
         let result = match self.call(&client, &request.name, arguments).instrument(span).await {
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-            Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
+            Err(why) => CallToolResult::error(vec![ContentBlock::text(why.to_string())]),
         };
         Ok(result.into())
     }

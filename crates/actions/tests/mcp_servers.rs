@@ -1,7 +1,7 @@
 //! The MCP client against real servers (the reference `server-everything` from npm,
 //! `mcp-server-time` from PyPI) and our fixture for the faults real servers do not make.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -9,10 +9,9 @@ use sidecar_actions::McpSession;
 use sidecar_actions::McpSessionError;
 use sidecar_actions::McpTransport;
 
-use crate::support;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The workspace's folder: the MCP servers `make test` installs are in its `tests/mcp`.
+fn root() -> PathBuf {
+    sidecar_testkit::workspace_root()
 }
 
 /// A server installed by `make test` under `tests/mcp/node_modules`.
@@ -32,7 +31,7 @@ fn stdio(program: PathBuf, args: &[&str]) -> McpTransport {
 }
 
 fn python_server(args: &[&str]) -> McpTransport {
-    stdio(support::python(), args)
+    stdio(sidecar_testkit::python(), args)
 }
 
 fn fixture(extra: &[&str]) -> McpTransport {

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use crate::support::{delta, finish, reply_events, Reply, ScriptedServer};
 use sidecar_llm::http_client;
 use sidecar_llm::ChatMessage;
 use sidecar_llm::ChatRequest;
@@ -14,6 +13,7 @@ use sidecar_llm::OpenAiClient;
 use sidecar_llm::TimeoutPhase;
 use sidecar_llm::Timeouts;
 use sidecar_llm::Usage;
+use sidecar_testkit::{delta, finish, reply_events, Reply, ScriptedServer};
 
 fn client(base_url: &str, respond: Duration, idle: Duration) -> OpenAiClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond, idle };

@@ -12,7 +12,7 @@ async fn the_delivery_attempts_migration_keeps_reminders_and_their_deliveries() 
     let path = dir.path().join(DB_FILE);
     // The schema as it was before the migration, with a reminder delivered once.
     {
-        let mut before = sqlx::migrate!("./migrations");
+        let mut before = sqlx::migrate!("../../migrations");
         let keep = before.migrations.iter().position(|m| m.version == 20261125000000).unwrap();
         before.migrations = std::borrow::Cow::Owned(before.migrations[..keep].to_vec());
         let options = SqliteConnectOptions::new().filename(&path).create_if_missing(true).foreign_keys(true);
