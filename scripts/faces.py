@@ -59,6 +59,9 @@ def main():
         mods = sum(len(re.findall(r"^\s*(?:pub(?:\(\w+\))? )?mod \w+", t, re.M)) for t in own)
         # Paths into a module of the crate from outside it: `sidecar_x::module::`.
         outside = [t for p, t in files.items() if crate_of(p) != folder]
+        # A lower-case name in braces is a module only if the crate declares one so named
+        # (`sidecar_x::{tokens, delta}`: `tokens` may be a module, `delta` a function).
+        declared = {m for t in own for m in re.findall(r"^\s*(?:pub(?:\(\w+\))? )?mod (\w+)", t, re.M)}
         paths = set()
         uses = 0
         for t in outside:
@@ -68,7 +71,7 @@ def main():
             for m in re.finditer(rf"\b{name}::\{{([^}}]*)\}}", t):
                 for part in m.group(1).split(","):
                     part = part.strip()
-                    if part[:1].islower() and part not in ("self",):
+                    if part[:1].islower() and part.split("::")[0] in declared:
                         paths.add(part.split("::")[0] + "::")
                         uses += 1
         total_pub += pub_mods
