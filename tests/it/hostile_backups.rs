@@ -78,23 +78,76 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
     let data = used_data(dir.path()).await;
     let before = listing(&data);
     let zeros = |n: u64| -> Box<dyn Read> { Box::new(std::io::repeat(0).take(n)) };
-    // What the manifest lists, what the archive holds, whether the manifest comes last, what is said.
-    type Case<'a> = (&'a str, Vec<(&'a str, u64)>, Vec<(&'a str, tar::EntryType, u64, Box<dyn Read>)>, bool, &'a str);
+    // What the manifest lists, what the archive holds, whether the manifest comes last, what
+    // is said in English and in Spanish.
+    type Case<'a> = (&'a str, Vec<(&'a str, u64)>, Vec<(&'a str, tar::EntryType, u64, Box<dyn Read>)>, bool, &'a str, &'a str);
     let cases: Vec<Case> = vec![
-        ("sparse", vec![("sidecar.db", 10)], vec![("sidecar.db", tar::EntryType::GNUSparse, 10, zeros(10))], false, "plain files only"),
-        ("link", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Symlink, 0, zeros(0))], false, "plain files only"),
-        ("device", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Char, 0, zeros(0))], false, "plain files only"),
+        (
+            "sparse",
+            vec![("sidecar.db", 10)],
+            vec![("sidecar.db", tar::EntryType::GNUSparse, 10, zeros(10))],
+            false,
+            "plain files only",
+            "solo guarda archivos normales",
+        ),
+        (
+            "link",
+            vec![("sidecar.db", 0)],
+            vec![("sidecar.db", tar::EntryType::Symlink, 0, zeros(0))],
+            false,
+            "plain files only",
+            "solo guarda archivos normales",
+        ),
+        (
+            "device",
+            vec![("sidecar.db", 0)],
+            vec![("sidecar.db", tar::EntryType::Char, 0, zeros(0))],
+            false,
+            "plain files only",
+            "solo guarda archivos normales",
+        ),
         // 50 MB of zeros where the manifest says 10 bytes.
-        ("bomb", vec![("sidecar.db", 10)], vec![("sidecar.db", tar::EntryType::Regular, 50 << 20, zeros(50 << 20))], false, "not the size its manifest says"),
-        ("unlisted", vec![("sidecar.db", 0)], vec![("knowledge/extra.md", tar::EntryType::Regular, 5, zeros(5))], false, "not in its manifest"),
-        ("manifest last", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Regular, 0, zeros(0))], true, "manifest is not its first file"),
-        ("listed outside", vec![("../../etc/passwd", 0)], vec![], false, "lists a file Sidecar does not back up"),
+        (
+            "bomb",
+            vec![("sidecar.db", 10)],
+            vec![("sidecar.db", tar::EntryType::Regular, 50 << 20, zeros(50 << 20))],
+            false,
+            "not the size its manifest says",
+            "no tiene el tamaño que dice su manifiesto",
+        ),
+        (
+            "unlisted",
+            vec![("sidecar.db", 0)],
+            vec![("knowledge/extra.md", tar::EntryType::Regular, 5, zeros(5))],
+            false,
+            "not in its manifest",
+            "no en su manifiesto",
+        ),
+        (
+            "manifest last",
+            vec![("sidecar.db", 0)],
+            vec![("sidecar.db", tar::EntryType::Regular, 0, zeros(0))],
+            true,
+            "manifest is not its first file",
+            "su manifiesto no es su primer archivo",
+        ),
+        (
+            "listed outside",
+            vec![("../../etc/passwd", 0)],
+            vec![],
+            false,
+            "lists a file Sidecar does not back up",
+            "nombra un archivo del que Sidecar no hace copia",
+        ),
     ];
-    for (what, listed, entries, manifest_last, says) in cases {
+    for (what, listed, entries, manifest_last, says, dice) in cases {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         hostile(&file, &listed, entries, manifest_last);
-        let refused = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err().to_string();
+        let error = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err();
+        let refused = error.to_string();
         assert!(refused.contains(says), "{what}: {refused}");
+        let dicho = sidecar_domain::Worded::spanish(&error);
+        assert!(dicho.contains(dice) && !dicho.contains(says), "{what}: {dicho}");
         assert_eq!(listing(&data), before, "{what}: the data folder is as it was (no staging left)");
     }
 }
@@ -144,13 +197,22 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
     )
     .await;
     let reshaped = database_changed_by("DROP INDEX messages_external_id; ALTER TABLE messages DROP COLUMN external_id").await;
-    for (what, db, says) in
-        [("future", future, "comes from a newer Sidecar"), ("reshaped", reshaped, "messages table is not the one Sidecar uses (it lacks external_id)")]
-    {
+    for (what, db, says, dice) in [
+        ("future", future, "comes from a newer Sidecar", "viene de un Sidecar más nuevo"),
+        (
+            "reshaped",
+            reshaped,
+            "messages table is not the one Sidecar uses (it lacks external_id)",
+            "la tabla messages de su base de datos no es la que usa Sidecar (le falta external_id)",
+        ),
+    ] {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         backup_with_database(&file, &db);
-        let refused = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err().to_string();
+        let error = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err();
+        let refused = error.to_string();
         assert!(refused.contains(says), "{what}: {refused}");
+        let dicho = sidecar_domain::Worded::spanish(&error);
+        assert!(dicho.contains(dice) && !dicho.contains(says), "{what}: {dicho}");
         assert_eq!(listing(&data), before, "{what}: nothing swapped in");
     }
     // Sidecar still opens its own data.
