@@ -143,16 +143,22 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
     for (what, listed, entries, manifest_last, says, dice) in cases {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         hostile(&file, &listed, entries, manifest_last);
-        let error = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err();
-        let refused = error.to_string();
-        assert!(refused.contains(says), "{what}: {refused}");
-        let dicho = sidecar_domain::Worded::spanish(&error);
-        assert!(dicho.contains(dice) && !dicho.contains(says), "{what}: {dicho}");
+        refused_in_both(&file, &data, what, says, dice).await;
         assert_eq!(listing(&data), before, "{what}: the data folder is as it was (no staging left)");
     }
 }
 
 /// A backup holding `db` as its database, well formed in every other way.
+/// Restoring `file` onto `data` is refused, said with `says` in English and `dice` in
+/// Spanish (and no English in the Spanish).
+async fn refused_in_both(file: &std::path::Path, data: &std::path::Path, what: &str, says: &str, dice: &str) {
+    let error = sidecar_data::restore_backup(file, data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err();
+    let refused = error.to_string();
+    assert!(refused.contains(says), "{what}: {refused}");
+    let dicho = sidecar_domain::Worded::spanish(&error);
+    assert!(dicho.contains(dice) && !dicho.contains(says), "{what}: {dicho}");
+}
+
 fn backup_with_database(path: &std::path::Path, db: &[u8]) {
     backup_of(path, &[("sidecar.db", db)]);
 }
@@ -208,11 +214,7 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
     ] {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         backup_with_database(&file, &db);
-        let error = sidecar_data::restore_backup(&file, &data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err();
-        let refused = error.to_string();
-        assert!(refused.contains(says), "{what}: {refused}");
-        let dicho = sidecar_domain::Worded::spanish(&error);
-        assert!(dicho.contains(dice) && !dicho.contains(says), "{what}: {dicho}");
+        refused_in_both(&file, &data, what, says, dice).await;
         assert_eq!(listing(&data), before, "{what}: nothing swapped in");
     }
     // Sidecar still opens its own data.
