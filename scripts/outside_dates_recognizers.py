@@ -13,7 +13,10 @@ Expected, as in dates.tsv: a day alone is all day at 09:00 (Sidecar's default); 
 moment already past is "!*" (a reminder must refuse it); a time alone is its next
 occurrence after now. Where the hour could be either half of the day ("a las 7", no
 "pm", no part of the day), the row starts with "?": asking back is right, and so is the
-resolved time; alternatives are joined by " or ". The part ("dev" or "test") is fixed
+resolved time; alternatives are joined by " or " (so is midnight on a date said as 24:00,
+which Recognizers puts at the day's start and ISO 8601 at its end). A moment with no year
+that the model spec gives only as gone takes the future reading the parser spec gives
+the same timex at the same reference, if it gives one. The part ("dev" or "test") is fixed
 by the SHA-256 of the sentence, so rows never move.
 """
 import datetime as dt
@@ -74,7 +77,20 @@ def parser_rows(entries, kind):
             continue
 
 
-def model_rows(entries):
+def parser_futures(entries):
+    """Each (reference, timex) the parser specs resolve, with its future reading."""
+    futures = {}
+    for entry in entries:
+        ref = entry.get("Context", {}).get("ReferenceDateTime", DEFAULT_REF)
+        for result in entry.get("Results") or []:
+            value = result.get("Value") or {}
+            moment = (value.get("FutureResolution") or {}).get("dateTime")
+            if value.get("Timex") and moment:
+                futures[(ref, value["Timex"])] = dt.datetime.fromisoformat(moment)
+    return futures
+
+
+def model_rows(entries, futures):
     for entry in entries:
         results = entry.get("Results") or []
         if len(results) != 1:
@@ -93,6 +109,12 @@ def model_rows(entries):
                     moments.append(dt.datetime.combine(dt.date.fromisoformat(v["value"]), dt.time(9)))
                 else:
                     moments.append(dt.datetime.fromisoformat(v["value"]))
+                    # A moment with no year that the model spec gives only as gone
+                    # ("8:00:31 de la mañana, 14 de octubre"): the parser spec's future
+                    # reading of the same timex at the same reference is Recognizers' too.
+                    ahead = futures.get((entry.get("Context", {}).get("ReferenceDateTime", DEFAULT_REF), v.get("timex")))
+                    if ahead and moments[-1] <= ref:
+                        moments.append(ahead)
         except (ValueError, KeyError):
             continue
         if not moments:
@@ -102,7 +124,12 @@ def model_rows(entries):
             ahead = [m for m in moments if m > ref]
             at = min(ahead) if ahead else max(moments)
             hour_said = kind != "date" and ambiguous(results[0].get("Text", ""), at.hour % 12 or 12)
-            yield entry["Input"], ref, future(at, ref), hour_said, "day" if kind == "date" else "hour"
+            expected = future(at, ref)
+            if kind == "datetime" and at.hour == at.minute == 0 and re.search(r"\b24\b", results[0].get("Text", "")):
+                # "el 27/11 a las 24": Recognizers writes the day's first moment; 24:00 ends
+                # the day (ISO 8601), which is how Sidecar reads midnight on a date. Both right.
+                expected = " or ".join(e for e in (expected, future(at + dt.timedelta(days=1), ref)) if e != "!*") or "!*"
+            yield entry["Input"], ref, expected, hour_said, "day" if kind == "date" else "hour"
         elif len(moments) == 2 and len({m.hour % 12 for m in moments}) == 1:
             # Recognizers' own am/pm pair: asking is right, either reading ahead too.
             ahead = sorted(future(m, ref) for m in moments if m > ref)
@@ -113,12 +140,18 @@ def model_rows(entries):
 def main(specs):
     rows = {}
     for lang, folder in (("es", "Spanish"), ("en", "English")):
+        futures = {}
+        for name in ("DateTimeParser",):
+            try:
+                futures.update(parser_futures(json.load(open(f"{specs}/{folder}/{name}.json", encoding="utf-8-sig"))))
+            except FileNotFoundError:
+                pass
         for name in FILES:
             try:
                 entries = json.load(open(f"{specs}/{folder}/{name}.json", encoding="utf-8-sig"))
             except FileNotFoundError:
                 continue
-            made = model_rows(entries) if name == "DateTimeModel" else parser_rows(entries, "time" if name == "TimeParser" else "")
+            made = model_rows(entries, futures) if name == "DateTimeModel" else parser_rows(entries, "time" if name == "TimeParser" else "")
             for sentence, ref, expected, asked, kind in made:
                 sentence = " ".join(sentence.split())
                 if "\t" in sentence or (lang, sentence.lower()) in rows:

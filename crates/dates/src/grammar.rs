@@ -396,7 +396,7 @@ impl<'a> Grammar<'a> {
 
     // ---- parts of the day ----
 
-    /// "al final del día", "al finalizar el domingo", "end of (the) day", "eod": a
+    /// "al final del día", "al finalizar el domingo", "al fin del lunes", "end of (the) day", "eod": a
     /// moment with no hour said (the day, if any, is read on its own after it).
     pub(super) fn end_of_day(&self, i: usize) -> Found<()> {
         let end = self.any(
@@ -405,6 +405,8 @@ impl<'a> Grammar<'a> {
                 "al final del dia",
                 "al finalizar el dia",
                 "al fin del dia",
+                "al fin de",
+                "al fin del",
                 "hacia el fin de dia",
                 "hacia el final del dia",
                 "a fin de dia",

@@ -48,6 +48,12 @@ impl Grammar<'_> {
             // "a las 9 h" may be the 24-hour clock's 9 or a loose 9 in the evening: asked.
             hour.settled |= hour.hour > 12;
             end = e;
+            // "a las 22 h 10", "10 H 10 pm": two digits after the hour's "h" are its minutes.
+            let minutes = self.word(e).filter(|w| w.len() == 2 && minutes_said.is_none() && matches!(self.word(e - 1), Some("h" | "hs")));
+            if let Some(m) = minutes.and_then(|w| lex::whole(w, 59)).filter(|_| self.word(e + 1).is_none_or(|w| lex::unit(w).is_none())) {
+                hour.minute = m;
+                end = e + 1;
+            }
         }
         if let Some((pm, e)) = self.meridiem(end) {
             if hour.pm.is_some() || !(1..=12).contains(&hour.hour) {

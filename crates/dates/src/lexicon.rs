@@ -29,8 +29,9 @@ pub fn tokens(original: &str) -> Vec<Tok> {
         let raw = &original[from..to];
         let mut text = fold(&raw.to_lowercase());
         let mut end = to;
-        // A sentence's full stop or a trailing colon is not part of the word; "p.m." keeps its dot.
-        while (text.ends_with('.') || text.ends_with(':')) && !text.ends_with("m.") {
+        // A sentence's full stop or a trailing colon is not part of the word; "p.m." keeps
+        // its dot, "9 pm." ends a sentence.
+        while (text.ends_with('.') || text.ends_with(':')) && !text.ends_with(".m.") {
             text.pop();
             end -= 1;
         }
