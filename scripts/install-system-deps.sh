@@ -34,6 +34,9 @@ packages=(
   pocketsphinx-testdata opus-tools
   # A sound server of the tests' own, with a virtual microphone fed by a null sink
   pulseaudio pulseaudio-utils
+  # A real IMAP server for the mail tests, started by each test on loopback with its
+  # own configuration (the system's service is stopped if this script installed it)
+  dovecot-imapd
 )
 # `make package`: the Debian package checker (the .deb and .rpm are built by Tauri's
 # own bundler, which needs no rpmbuild).
@@ -54,6 +57,11 @@ if ((${#missing[@]})); then
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # The tests start their own Dovecot; a mail server this script brought is not left
+  # listening on the machine.
+  if [[ " ${missing[*]} " == *" dovecot-imapd "* ]] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    $sudo systemctl disable --now dovecot.service dovecot.socket >/dev/null 2>&1 || true
+  fi
 fi
 
 for tool in cargo node npm python3; do

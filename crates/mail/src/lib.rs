@@ -1,0 +1,36 @@
+//! Sidecar reads mail (issue 73): one IMAP account, read only, on the user's computer.
+//! Folders are examined, never selected, and bodies fetched with `BODY.PEEK`, so Sidecar
+//! never marks, moves, deletes or sends anything. Every mail is a stranger's words: kept
+//! as data, bounded, and never an instruction.
+//!
+//! - `server`: where a mailbox is, filled in from the address for the usual providers;
+//! - `connection`: a logged-in session (TLS, STARTTLS, or plain to this computer only);
+//! - `sync`: one folder brought up to date by UIDVALIDITY, UIDNEXT and the count, each
+//!   new mail fetched up to [`MAX_FETCH_BYTES`];
+//! - `parse`: one mail's bytes to what is kept (`mail-parser`): text parts or HTML as
+//!   text, attachments named, not read, within [`MAX_TEXT_CHARS`];
+//! - `rows`, `people`, `find`: the tables, who matters, mails by words or by time;
+//! - `service`: [`MailService`], what the assembly and the tools call;
+//! - `watch`: IDLE on the Inbox while the app runs, a poll otherwise.
+
+mod connection;
+mod error;
+mod find;
+mod parse;
+mod people;
+mod rows;
+mod server;
+mod service;
+mod sync;
+mod watch;
+
+// The face: what the assembly, the tools and the tests name.
+pub use error::MailError;
+pub use find::MailHit;
+pub use parse::{parse, Cut, Parsed, MAX_TEXT_CHARS};
+pub use people::{matters, normalized};
+pub use rows::{Account, Folder};
+pub use server::{preset, Security, Server};
+pub use service::{Connect, MailService, MailView};
+pub use sync::{SyncReport, MAX_FETCH_BYTES};
+pub use watch::{Woke, POLL_EVERY};
