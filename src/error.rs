@@ -76,6 +76,8 @@ pub enum CompanionError {
     #[error(transparent)]
     CalDav(#[from] sidecar_calendar::CalendarError),
     #[error(transparent)]
+    Mail(#[from] sidecar_mail::MailError),
+    #[error(transparent)]
     Proactive(#[from] ProactiveError),
     #[error(transparent)]
     WebSearch(#[from] SearchFailure),
@@ -172,6 +174,7 @@ impl Worded for CompanionError {
             CompanionError::Reminders(e) => e.spanish(),
             CompanionError::Tasks(e) => e.spanish(),
             CompanionError::CalDav(e) => e.spanish(),
+            CompanionError::Mail(e) => e.spanish(),
             CompanionError::Proactive(e) => e.spanish(),
             CompanionError::WebSearch(e) => e.spanish(),
             CompanionError::SearchSetup(e) => e.spanish(),

@@ -41,6 +41,7 @@ command_modules!(
     connections,
     conversation,
     devices,
+    mail,
     memory,
     messages,
     models,

@@ -35,6 +35,7 @@ mod chat;
 pub mod devices;
 pub(crate) mod devices_sink;
 pub mod home;
+mod mail;
 mod memory;
 mod running;
 mod serving;
@@ -93,6 +94,10 @@ pub struct Companion {
     calendar: Arc<sidecar_calendar::CalendarService>,
     /// The calendar's tools, and where they are offered while an account is connected.
     calendar_tools: (Vec<Arc<dyn sidecar_tools::Tool>>, Arc<sidecar_tools::ToolBoard>),
+    /// The mail account (read only) and its mail.
+    mail: Arc<sidecar_mail::MailService>,
+    /// `search_mail`, offered on the calendar's board while an account is connected.
+    mail_tool: Arc<dyn sidecar_tools::Tool>,
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).

@@ -142,6 +142,7 @@ impl Companion {
             tokio::spawn(self.clone().free_idle_speech()),
             tokio::spawn(self.clone().speak_replies()),
             tokio::spawn(self.clone().sync_calendars()),
+            tokio::spawn(self.clone().watch_mail()),
         ]);
         if let Some((source, format)) = face.updates {
             self.updates().attach(source, format);

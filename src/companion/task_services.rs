@@ -26,6 +26,7 @@ pub(super) struct ForTasks {
     pub(super) proactive: Arc<ProactiveService>,
     pub(super) reminders: Arc<ReminderService>,
     pub(super) calendar: Arc<CalendarService>,
+    pub(super) mail: Arc<sidecar_mail::MailService>,
     pub(super) context: Arc<ContextService>,
     pub(super) models: Arc<Models>,
     pub(super) preferences: Arc<Preferences>,
@@ -74,6 +75,7 @@ impl TaskServices for ForTasks {
             let events = self.calendar.between(from, to).await.unwrap_or_default();
             let reminders = self.reminders.pending().await.unwrap_or_default();
             let checkpoints = self.context.checkpoints().await.unwrap_or_default();
+            let (mail, other_mail) = self.mail.since(from - chrono::Duration::days(1)).await.unwrap_or_default();
             Day {
                 events: events.into_iter().map(|o| DayEvent { start: o.start, end: o.end, all_day: o.all_day, summary: o.summary }).collect(),
                 reminders: reminders.into_iter().map(|r| (r.due_at, r.message)).collect(),
@@ -83,6 +85,8 @@ impl TaskServices for ForTasks {
                     .map(|c| c.body.title)
                     .collect(),
                 place: self.models.settings().user.place.clone(),
+                mail: mail.iter().map(|m| format!("{}: {}", m.from_name.as_deref().unwrap_or(&m.from_address), m.subject)).collect(),
+                other_mail,
             }
         })
     }

@@ -122,6 +122,7 @@ struct Features {
     data: Arc<sidecar_data::DataService>,
     tasks: Arc<sidecar_tasks::Tasks>,
     calendar: Arc<sidecar_calendar::CalendarService>,
+    mail: Arc<sidecar_mail::MailService>,
 }
 
 async fn features(
@@ -172,7 +173,8 @@ async fn features(
     let calendar = Arc::new(sidecar_calendar::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone(), sidecar_calendar::feed_client()));
     proactive.watch_calendar(calendar.clone());
     reminders.watch_events(calendar.clone());
-    Ok(Features { plans, context, reminders, proactive, brain, data, tasks, calendar })
+    let mail = Arc::new(sidecar_mail::MailService::new(store.clone(), options.secrets.clone(), clock.clone()));
+    Ok(Features { plans, context, reminders, proactive, brain, data, tasks, calendar, mail })
 }
 
 /// The tools every conversation starts with, behind the permission gate.
@@ -225,6 +227,8 @@ struct Chat {
     mcp: Arc<sidecar_actions::McpHub>,
     notes: Arc<sidecar_actions::NotesSetup>,
     calendar_tools: (Vec<Arc<dyn Tool>>, Arc<ToolBoard>),
+    /// `search_mail`, offered while a mail account is connected.
+    mail_tool: Arc<dyn Tool>,
 }
 
 async fn chat(ground: &Ground, options: &CompanionOptions, memory: &Memory, models: &Arc<Models>, features: &Features, tools: &Tools) -> Chat {
@@ -275,7 +279,11 @@ async fn chat(ground: &Ground, options: &CompanionOptions, memory: &Memory, mode
     if let Ok(view) = calendar.view().await {
         board.set("calendar", sidecar_calendar::offered(&view, &calendar_tools));
     }
-    Chat { conversation, mcp, notes, calendar_tools: (calendar_tools, board) }
+    let mail_tool: Arc<dyn Tool> = Arc::new(sidecar_mail::SearchMail { mail: features.mail.clone(), clock: clock.clone() });
+    if features.mail.view().await.is_ok_and(|view| view.account.is_some()) {
+        board.set("mail", vec![mail_tool.clone()]);
+    }
+    Chat { conversation, mcp, notes, calendar_tools: (calendar_tools, board), mail_tool }
 }
 
 /// One speech model for push-to-talk and the phone's voice notes.
@@ -377,6 +385,7 @@ impl Companion {
             proactive: features.proactive.clone(),
             reminders: features.reminders.clone(),
             calendar: features.calendar.clone(),
+            mail: features.mail.clone(),
             context: features.context.clone(),
             models: models.clone(),
             preferences: preferences.clone(),
@@ -412,6 +421,8 @@ impl Companion {
             tasks: features.tasks,
             calendar: features.calendar,
             calendar_tools: chat.calendar_tools,
+            mail: features.mail,
+            mail_tool: chat.mail_tool,
             proactive: features.proactive,
             channels: phones.channels,
             mcp: chat.mcp,

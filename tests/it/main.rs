@@ -33,6 +33,7 @@ mod local_api;
 mod local_model;
 mod logs;
 mod long_text;
+mod mail;
 mod mcp_cli;
 mod mcp_hub;
 mod mcp_serve;

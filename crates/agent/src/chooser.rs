@@ -156,6 +156,9 @@ impl Tool for FindTools {
     fn name(&self) -> &str {
         FIND_TOOLS
     }
+    fn local_read(&self) -> bool {
+        true
+    }
 
     fn description(&self) -> &str {
         "Find more tools (from the user's MCP servers and notes folder) than the ones you were given. The tools found become available from the user's next message."

@@ -184,6 +184,9 @@ struct Ledger {
     timings: TurnTimings,
     /// The plan the turn worked on and whether it finished, said under the reply.
     plan_summary: Option<(Vec<crate::context::plan::PlanItem>, bool)>,
+    /// A tool handed over a stranger's words (a mail): from then on, every tool that is
+    /// not a local read asks the user, each time, whatever the model says.
+    after_strangers: bool,
 }
 
 pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
@@ -199,6 +202,7 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
         failure: None,
         timings: TurnTimings::default(),
         plan_summary: None,
+        after_strangers: false,
     };
     let started = std::time::Instant::now();
     loop {
@@ -227,7 +231,11 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
                 Effect::RunTools(calls) => {
                     let running = std::time::Instant::now();
                     let asked = context.tools.asking_time();
-                    let event = run_tools(&context, calls.clone(), deadline).await;
+                    let event = run_tools(&context, calls.clone(), deadline, ledger.after_strangers).await;
+                    if calls.iter().any(|call| context.tools.strangers_words(&call.name)) {
+                        tracing::info!("the turn read a stranger's words: its tools ask from now on");
+                        ledger.after_strangers = true;
+                    }
                     // The time the user took to answer a permission question is theirs.
                     deadline += context.tools.asking_time() - asked;
                     ledger.timings.tools += running.elapsed();
@@ -301,7 +309,7 @@ async fn call_model(
     }
 }
 
-async fn run_tools(context: &TurnContext<'_>, calls: Vec<sidecar_llm::ToolCall>, deadline: Instant) -> TurnEvent {
+async fn run_tools(context: &TurnContext<'_>, calls: Vec<sidecar_llm::ToolCall>, deadline: Instant, after_strangers: bool) -> TurnEvent {
     let conversation_id = context.conversation_id;
     for call in &calls {
         context.events.publish(ChatEvent::ToolStarted {
@@ -314,7 +322,15 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<sidecar_llm::ToolCall>,
     let running = join_all(calls.iter().map(|call| async move {
         let outcome = context
             .tools
-            .run(call, sidecar_tools::CallScope { asked_in: Some(context.asked_in), conversation_id: Some(conversation_id), channel: Some(context.channel) })
+            .run(
+                call,
+                sidecar_tools::CallScope {
+                    asked_in: Some(context.asked_in),
+                    conversation_id: Some(conversation_id),
+                    channel: Some(context.channel),
+                    after_strangers,
+                },
+            )
             .await;
         tracing::info!(tool = %call.name, is_error = outcome.is_error, "tool finished");
         context.events.publish(ChatEvent::ToolFinished {

@@ -28,6 +28,9 @@ impl Tool for UpdatePlan {
     fn name(&self) -> &'static str {
         "update_plan"
     }
+    fn local_read(&self) -> bool {
+        true
+    }
 
     fn description(&self) -> &'static str {
         "For a request that takes several steps: write or update your plan as a checklist. The user sees it, and it stays in your context until done. Send the whole list each time."

@@ -116,6 +116,9 @@ impl Tool for ListEvents {
     fn name(&self) -> &'static str {
         "list_events"
     }
+    fn local_read(&self) -> bool {
+        true
+    }
     fn description(&self) -> &'static str {
         "List the events of the user's calendar on a day or a few days, with their local times."
     }
@@ -166,6 +169,9 @@ struct FreeArgs {
 impl Tool for FindFreeTime {
     fn name(&self) -> &'static str {
         "find_free_time"
+    }
+    fn local_read(&self) -> bool {
+        true
     }
     fn description(&self) -> &'static str {
         "Find free stretches in the user's calendar on a day, between busy events, of at least some minutes."

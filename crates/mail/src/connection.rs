@@ -12,7 +12,7 @@ use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 
 use crate::error::MailError;
-use crate::server::{is_this_computer, Security, Server};
+use crate::server::{is_this_computer, MailSecurity, MailServer};
 
 /// How long connecting, the greeting, TLS and the login may take.
 const CONNECT_LIMIT: Duration = Duration::from_secs(20);
@@ -28,12 +28,12 @@ pub(crate) type MailSession = Session<Stream>;
 
 /// Logs in to `server` as `username`; a refused password is [`MailError::Refused`].
 #[tracing::instrument(skip_all, fields(host = %server.host, port = server.port, security = ?server.security))]
-pub(crate) async fn log_in(server: &Server, username: &str, password: &str) -> Result<MailSession, MailError> {
+pub(crate) async fn log_in(server: &MailServer, username: &str, password: &str) -> Result<MailSession, MailError> {
     let host = server.host.trim();
     if host.is_empty() || host.contains(char::is_whitespace) || host.contains('/') {
         return Err(MailError::NotAServer(server.host.clone()));
     }
-    if server.security == Security::Plain && !is_this_computer(host) {
+    if server.security == MailSecurity::Plain && !is_this_computer(host) {
         return Err(MailError::PlainElsewhere(host.to_string()));
     }
     let client = tokio::time::timeout(CONNECT_LIMIT, open(host, server.port, server.security))
@@ -47,20 +47,20 @@ pub(crate) async fn log_in(server: &Server, username: &str, password: &str) -> R
     }
 }
 
-async fn open(host: &str, port: u16, security: Security) -> Result<async_imap::Client<Stream>, MailError> {
+async fn open(host: &str, port: u16, security: MailSecurity) -> Result<async_imap::Client<Stream>, MailError> {
     let tcp = TcpStream::connect((host, port)).await.map_err(|e| MailError::Unreachable(e.to_string()))?;
     match security {
-        Security::Tls => {
+        MailSecurity::Tls => {
             let mut client = async_imap::Client::new(Stream::Tls(Box::new(tls(host, tcp).await?)));
             greeting(&mut client).await?;
             Ok(client)
         }
-        Security::Plain => {
+        MailSecurity::Plain => {
             let mut client = async_imap::Client::new(Stream::Plain(tcp));
             greeting(&mut client).await?;
             Ok(client)
         }
-        Security::StartTls => {
+        MailSecurity::StartTls => {
             let mut client = async_imap::Client::new(Stream::Plain(tcp));
             greeting(&mut client).await?;
             client.run_command_and_check_ok("STARTTLS", None).await?;

@@ -18,7 +18,7 @@ pub enum MailError {
     #[error("the mail server's certificate could not be trusted: check the server's name; Sidecar does not read mail over a connection it cannot trust")]
     Untrusted(String),
     #[error("the mail server answered something unexpected: {0}")]
-    Server(String),
+    MailServer(String),
     #[error("the mail server has no folder {0:?}; choose the folders again in Settings → Mail")]
     NoFolder(String),
     #[error("no mail account is connected; connect one in Settings → Mail")]
@@ -45,7 +45,7 @@ impl Worded for MailError {
             }
             MailError::Unreachable(_) => "no se pudo llegar al servidor de correo: revisa su nombre y su puerto, que esté en marcha y que este ordenador tenga conexión; se usa la última copia hasta que responda".into(),
             MailError::Untrusted(_) => "no se pudo confiar en el certificado del servidor de correo: revisa el nombre del servidor; Sidecar no lee correo por una conexión en la que no puede confiar".into(),
-            MailError::Server(what) => format!("el servidor de correo respondió algo inesperado: {what}"),
+            MailError::MailServer(what) => format!("el servidor de correo respondió algo inesperado: {what}"),
             MailError::NoFolder(name) => format!("el servidor de correo no tiene la carpeta {name:?}; elige las carpetas de nuevo en Ajustes → Correo"),
             MailError::NoAccount => "no hay ninguna cuenta de correo conectada; conecta una en Ajustes → Correo".into(),
             MailError::Store(e) => e.spanish(),
@@ -59,7 +59,7 @@ impl From<async_imap::error::Error> for MailError {
         match e {
             Error::Io(io) => MailError::Unreachable(io.to_string()),
             Error::ConnectionLost => MailError::Unreachable("the connection was lost".into()),
-            other => MailError::Server(other.to_string()),
+            other => MailError::MailServer(other.to_string()),
         }
     }
 }

@@ -7,6 +7,7 @@ use sidecar_store::Store;
 use sqlx::Row;
 
 use crate::error::MailError;
+use crate::parse::Cut;
 use crate::people::matters;
 
 /// A mail as a search, the brief or the chat shows it.
@@ -21,6 +22,8 @@ pub struct MailHit {
     pub sent_at: String,
     pub text: String,
     pub attachments: Vec<String>,
+    /// What of it was not kept.
+    pub cut: Option<Cut>,
     /// The sender is someone who matters.
     pub matters: bool,
 }
@@ -37,6 +40,7 @@ fn hit(row: &sqlx::sqlite::SqliteRow, people: &[String]) -> MailHit {
         sent_at: row.get("sent_at"),
         text: row.get("body"),
         attachments: serde_json::from_str(&row.get::<String, _>("attachments")).unwrap_or_default(),
+        cut: row.get::<Option<String>, _>("cut").and_then(|c| serde_json::from_str(&c).ok()),
     }
 }
 
@@ -45,7 +49,7 @@ pub(crate) async fn by_words(store: &Store, words: &str, limit: u32) -> Result<V
     let Some(query) = fts_query(words) else { return Ok(Vec::new()) };
     let people = crate::people::all(store).await?;
     let rows = sqlx::query(
-        "SELECT m.id, f.name AS folder, m.from_address, m.from_name, m.subject, m.sent_at, m.body, m.attachments
+        "SELECT m.id, f.name AS folder, m.from_address, m.from_name, m.subject, m.sent_at, m.body, m.attachments, m.cut
          FROM mails_fts JOIN mails m ON m.id = mails_fts.rowid JOIN mail_folders f ON f.id = m.folder_id
          WHERE mails_fts MATCH ? ORDER BY bm25(mails_fts), m.sent_at DESC LIMIT ?",
     )
@@ -61,7 +65,7 @@ pub(crate) async fn by_words(store: &Store, words: &str, limit: u32) -> Result<V
 pub(crate) async fn since(store: &Store, since: DateTime<Utc>) -> Result<(Vec<MailHit>, u32), MailError> {
     let people = crate::people::all(store).await?;
     let rows = sqlx::query(
-        "SELECT m.id, f.name AS folder, m.from_address, m.from_name, m.subject, m.sent_at, m.body, m.attachments
+        "SELECT m.id, f.name AS folder, m.from_address, m.from_name, m.subject, m.sent_at, m.body, m.attachments, m.cut
          FROM mails m JOIN mail_folders f ON f.id = m.folder_id WHERE m.sent_at >= ? ORDER BY m.sent_at DESC",
     )
     .bind(since.to_rfc3339())

@@ -11,6 +11,7 @@
 //!   text, attachments named, not read, within [`MAX_TEXT_CHARS`];
 //! - `rows`, `people`, `find`: the tables, who matters, mails by words or by time;
 //! - `service`: [`MailService`], what the assembly and the tools call;
+//! - `tool`: `search_mail`, the model's read-only search, its results quoted as data;
 //! - `watch`: IDLE on the Inbox while the app runs, a poll otherwise.
 
 mod connection;
@@ -22,6 +23,7 @@ mod rows;
 mod server;
 mod service;
 mod sync;
+mod tool;
 mod watch;
 
 // The face: what the assembly, the tools and the tests name.
@@ -29,8 +31,9 @@ pub use error::MailError;
 pub use find::MailHit;
 pub use parse::{parse, Cut, Parsed, MAX_TEXT_CHARS};
 pub use people::{matters, normalized};
-pub use rows::{Account, Folder};
-pub use server::{preset, Security, Server};
+pub use rows::{MailAccount, MailFolder};
+pub use server::{preset, MailSecurity, MailServer};
 pub use service::{Connect, MailService, MailView};
-pub use sync::{SyncReport, MAX_FETCH_BYTES};
+pub use sync::{FolderSync, MAX_FETCH_BYTES};
+pub use tool::SearchMail;
 pub use watch::{Woke, POLL_EVERY};

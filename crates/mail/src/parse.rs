@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use mail_parser::{MessageParser, MimeHeaders};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The most of a mail's text kept (characters); the rest is said to be cut.
 pub const MAX_TEXT_CHARS: usize = 20_000;
@@ -31,10 +31,15 @@ pub struct Parsed {
 }
 
 /// What of a mail was not kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub enum Cut {
     /// Fetched only its first bytes of this size (the whole is `of` bytes).
-    Fetched { kept: u64, of: u64 },
+    Fetched {
+        #[ts(type = "number")]
+        kept: u64,
+        #[ts(type = "number")]
+        of: u64,
+    },
     /// Its text was longer than [`MAX_TEXT_CHARS`].
     Text,
     /// More text parts than [`MAX_TEXT_PARTS`], or attachments than can be named.

@@ -7,13 +7,13 @@ use sqlx::Row;
 
 use crate::error::MailError;
 use crate::parse::Parsed;
-use crate::server::{Security, Server};
+use crate::server::{MailSecurity, MailServer};
 
 /// The connected account, without its password (that is in the keychain).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-pub struct Account {
+pub struct MailAccount {
     pub address: String,
-    pub server: Server,
+    pub server: MailServer,
     pub username: String,
     /// How far back the first sync reads.
     pub first_days: u32,
@@ -21,7 +21,7 @@ pub struct Account {
 
 /// A folder of the account, as Settings → Mail shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-pub struct Folder {
+pub struct MailFolder {
     #[ts(type = "number")]
     pub id: i64,
     pub name: String,
@@ -39,24 +39,24 @@ pub(crate) struct Seen {
     pub exists: Option<u32>,
 }
 
-pub(crate) async fn account(store: &Store) -> Result<Option<Account>, MailError> {
+pub(crate) async fn account(store: &Store) -> Result<Option<MailAccount>, MailError> {
     let row = sqlx::query("SELECT address, host, port, security, username, first_days FROM mail_account WHERE id = 1").fetch_optional(store.pool()).await?;
     Ok(row.map(|r| {
         let security = match r.get::<String, _>("security").as_str() {
-            "start_tls" => Security::StartTls,
-            "plain" => Security::Plain,
-            _ => Security::Tls,
+            "start_tls" => MailSecurity::StartTls,
+            "plain" => MailSecurity::Plain,
+            _ => MailSecurity::Tls,
         };
-        Account {
+        MailAccount {
             address: r.get("address"),
-            server: Server { host: r.get("host"), port: r.get::<i64, _>("port") as u16, security, hint: None },
+            server: MailServer { host: r.get("host"), port: r.get::<i64, _>("port") as u16, security, hint: None },
             username: r.get("username"),
             first_days: r.get::<i64, _>("first_days") as u32,
         }
     }))
 }
 
-pub(crate) async fn keep_account(store: &Store, account: &Account) -> Result<(), MailError> {
+pub(crate) async fn keep_account(store: &Store, account: &MailAccount) -> Result<(), MailError> {
     let security = serde_json::to_value(account.server.security).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     sqlx::query(
         "INSERT INTO mail_account (id, address, host, port, security, username, first_days) VALUES (1, ?, ?, ?, ?, ?, ?)
@@ -105,7 +105,7 @@ pub(crate) async fn found_folders(store: &Store, names: &[String]) -> Result<(),
     Ok(())
 }
 
-pub(crate) async fn folders(store: &Store) -> Result<Vec<Folder>, MailError> {
+pub(crate) async fn folders(store: &Store) -> Result<Vec<MailFolder>, MailError> {
     let rows = sqlx::query(
         "SELECT f.id, f.name, f.read, f.synced_at, f.problem, (SELECT COUNT(*) FROM mails m WHERE m.folder_id = f.id) AS mails
          FROM mail_folders f ORDER BY f.name <> 'INBOX', f.name",
@@ -114,7 +114,7 @@ pub(crate) async fn folders(store: &Store) -> Result<Vec<Folder>, MailError> {
     .await?;
     Ok(rows
         .into_iter()
-        .map(|r| Folder {
+        .map(|r| MailFolder {
             id: r.get("id"),
             name: r.get("name"),
             read: r.get("read"),

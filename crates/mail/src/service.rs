@@ -14,9 +14,9 @@ use sidecar_store::Store;
 
 use crate::connection::{log_in, MailSession};
 use crate::error::MailError;
-use crate::rows::{self, Account, Folder};
-use crate::server::Server;
-use crate::sync::{folder_names, sync_folder, SyncReport};
+use crate::rows::{self, MailAccount, MailFolder};
+use crate::server::MailServer;
+use crate::sync::{folder_names, sync_folder, FolderSync};
 
 /// The keychain entry of the account's password.
 const SECRET: &str = "mail/account";
@@ -24,8 +24,8 @@ const SECRET: &str = "mail/account";
 /// Settings → Mail.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct MailView {
-    pub account: Option<Account>,
-    pub folders: Vec<Folder>,
+    pub account: Option<MailAccount>,
+    pub folders: Vec<MailFolder>,
     /// Senders and domains whose mail Sidecar reads to the model and speaks of.
     pub who_matters: Vec<String>,
 }
@@ -34,7 +34,7 @@ pub struct MailView {
 #[derive(Debug, Clone)]
 pub struct Connect {
     pub address: String,
-    pub server: Server,
+    pub server: MailServer,
     pub username: String,
     pub password: String,
     pub first_days: u32,
@@ -61,9 +61,9 @@ impl MailService {
     pub async fn connect(&self, connect: Connect, lang: Lang) -> Result<MailView, MailError> {
         let mut session = log_in(&connect.server, &connect.username, &connect.password).await?;
         let names = folder_names(&mut session).await?;
-        let account = Account {
+        let account = MailAccount {
             address: connect.address.trim().to_string(),
-            server: Server { hint: None, ..connect.server },
+            server: MailServer { hint: None, ..connect.server },
             username: connect.username,
             first_days: connect.first_days.max(1),
         };
@@ -118,7 +118,7 @@ impl MailService {
     }
 
     /// A session on the connected account.
-    pub(crate) async fn session(&self) -> Result<(Account, MailSession), MailError> {
+    pub(crate) async fn session(&self) -> Result<(MailAccount, MailSession), MailError> {
         let account = rows::account(&self.store).await?.ok_or(MailError::NoAccount)?;
         let password = self.secrets.get(SECRET).unwrap_or_default();
         let session = log_in(&account.server, &account.username, &password).await?;
@@ -128,7 +128,7 @@ impl MailService {
     /// Brings every chosen folder up to date. When the server cannot be reached or
     /// refuses, each folder keeps its last copy and says why (in `lang`), and the
     /// error is returned.
-    pub async fn sync_all(&self, lang: Lang) -> Result<Vec<(String, SyncReport)>, MailError> {
+    pub async fn sync_all(&self, lang: Lang) -> Result<Vec<(String, FolderSync)>, MailError> {
         match self.session().await {
             Ok((_, mut session)) => {
                 let reports = self.sync_with(&mut session, lang).await;
@@ -144,7 +144,7 @@ impl MailService {
         }
     }
 
-    async fn sync_with(&self, session: &mut MailSession, lang: Lang) -> Vec<(String, SyncReport)> {
+    async fn sync_with(&self, session: &mut MailSession, lang: Lang) -> Vec<(String, FolderSync)> {
         let Ok(Some(account)) = rows::account(&self.store).await else { return Vec::new() };
         let Ok(folders) = rows::folders(&self.store).await else { return Vec::new() };
         let mut reports = Vec::new();

@@ -22,8 +22,8 @@ pub const MAX_FETCH_BYTES: u64 = 1024 * 1024;
 const BATCH: usize = 50;
 
 /// What one folder's sync did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct SyncReport {
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct FolderSync {
     pub added: u32,
     pub removed: u32,
     /// Nothing was fetched: the folder had not moved.
@@ -41,14 +41,14 @@ pub(crate) async fn sync_folder(
     name: &str,
     first_days: u32,
     now: DateTime<Utc>,
-) -> Result<SyncReport, MailError> {
+) -> Result<FolderSync, MailError> {
     let mailbox = session.examine(name).await.map_err(|e| match e {
         async_imap::error::Error::No(_) => MailError::NoFolder(name.to_string()),
         other => other.into(),
     })?;
     let server = Seen { uid_validity: mailbox.uid_validity, uid_next: mailbox.uid_next, exists: Some(mailbox.exists) };
     let known = rows::seen(store, id).await?;
-    let mut report = SyncReport::default();
+    let mut report = FolderSync::default();
     if known.uid_validity.is_some() && known.uid_validity != server.uid_validity {
         let dropped = rows::forget_folder(store, id).await?;
         tracing::info!(dropped, "UIDVALIDITY changed: the folder is read again");

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use sidecar_domain::{Clock, Lang, Secrets, Worded};
-use sidecar_mail::{Connect, MailError, MailService, Security, Server, Woke};
+use sidecar_mail::{Connect, Cut, MailError, MailSecurity, MailServer, MailService, Woke, MAX_FETCH_BYTES};
 use sidecar_store::Store;
 
 #[path = "../../../tests/it/support/dovecot.rs"]
@@ -26,7 +26,7 @@ fn now() -> DateTime<Utc> {
 fn connect(port: u16, password: &str) -> Connect {
     Connect {
         address: USER.into(),
-        server: Server { host: "127.0.0.1".into(), port, security: Security::Plain, hint: None },
+        server: MailServer { host: "127.0.0.1".into(), port, security: MailSecurity::Plain, hint: None },
         username: USER.into(),
         password: password.into(),
         first_days: 30,
@@ -129,4 +129,38 @@ async fn sync_as_a_mailbox_changes() {
     let view = service.disconnect().await.unwrap();
     assert!(view.account.is_none() && view.folders.is_empty());
     assert!(service.search("piso", 5).await.unwrap().is_empty());
+}
+
+/// A 200 MB base64 attachment costs [`sidecar_mail::MAX_FETCH_BYTES`]: only the mail's
+/// first megabyte is fetched, and what was not is said.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_200_mb_mail_is_fetched_only_in_part() {
+    tokio::time::timeout(Duration::from_secs(300), async {
+        let dir = tempfile::tempdir().unwrap();
+        let server = Dovecot::start(&dir.path().join("imap")).await;
+        let mut big = mail("ana@example.org", "Las fotos", &date(0), "Aquí van las fotos del piso.");
+        big = big.replace(
+            "Content-Type: text/plain; charset=utf-8\n\nAquí",
+            "Content-Type: multipart/mixed; boundary=B\n\n--B\nContent-Type: text/plain; charset=utf-8\n\nAquí",
+        );
+        big.push_str("--B\nContent-Type: image/jpeg\nContent-Transfer-Encoding: base64\nContent-Disposition: attachment; filename=fotos.jpg\n\n");
+        let line = format!("{}\n", "QUJD".repeat(19));
+        big.push_str(&line.repeat(200 * 1024 * 1024 / line.len()));
+        big.push_str("--B--\n");
+        server.deliver("INBOX", &big).await;
+        drop(big);
+
+        let store = Store::open(&dir.path().join("data")).await.unwrap();
+        let service = MailService::new(store, Arc::new(Secrets::new(false)), Clock::fixed(now(), chrono_tz::Europe::Madrid));
+        let started = std::time::Instant::now();
+        service.connect(connect(server.port, PASSWORD), Lang::En).await.unwrap();
+        println!("a 200 MB mail synced in {:?}", started.elapsed());
+        let found = service.search("fotos piso", 5).await.unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].text, "Aquí van las fotos del piso.");
+        assert_eq!(found[0].attachments, ["fotos.jpg"]);
+        assert!(matches!(found[0].cut, Some(Cut::Fetched { kept, of }) if kept == MAX_FETCH_BYTES && of > 200_000_000), "{:?}", found[0].cut);
+    })
+    .await
+    .expect("the test finished within 5 minutes");
 }

@@ -106,6 +106,9 @@ impl Tool for ListReminders {
     fn name(&self) -> &'static str {
         "list_reminders"
     }
+    fn local_read(&self) -> bool {
+        true
+    }
     fn description(&self) -> &'static str {
         "List the pending reminders with their ids, local times and zones."
     }
@@ -139,6 +142,9 @@ struct FindArgs {
 impl Tool for FindReminder {
     fn name(&self) -> &'static str {
         "find_reminder"
+    }
+    fn local_read(&self) -> bool {
+        true
     }
     fn description(&self) -> &'static str {
         "Find pending reminders whose message contains the words, to get the id for cancel or snooze. If several match, ask the user which one."

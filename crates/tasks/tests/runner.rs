@@ -187,6 +187,8 @@ async fn the_brief_on_the_demo_model_is_sidecars_own_list_of_today() {
         reminders: vec![(madrid(3, 18, 0), "Call Ana".into()), (madrid(4, 9, 0), "Tomorrow's pill".into())],
         open_work: vec!["Tax return".into()],
         place: Some("Madrid".into()),
+        mail: vec!["Ana Ruiz: El piso".into()],
+        other_mail: 2,
     };
     let s = setup(Scripted { demo: true, day, ..Scripted::default() }, madrid(3, 7, 0)).await;
     let brief = s
@@ -201,7 +203,13 @@ async fn the_brief_on_the_demo_model_is_sidecars_own_list_of_today() {
     let said = s.tasks_chat().await;
     let list = said.last().unwrap();
     assert!(list.starts_with("Today, Thursday 3 December:"), "{list}");
-    for line in ["- 09:00–10:00 Dentist", "- 18:00 Call Ana", "- Tax return"] {
+    for line in [
+        "- 09:00–10:00 Dentist",
+        "- 18:00 Call Ana",
+        "- Tax return",
+        "1 email from people who matter\n- Ana Ruiz: El piso",
+        "2 more emails from others, not read.",
+    ] {
         assert!(list.contains(line), "{line} missing: {list}");
     }
     assert!(!list.contains("Tomorrow's pill"), "only today's reminders: {list}");

@@ -32,6 +32,14 @@ impl Guard for Granted {
         }
     }
 
+    /// A task's grants do not hold once it read a stranger's words: the user is asked.
+    fn confirm<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>> {
+        match &self.gate {
+            Some(gate) => gate.confirm(action, arguments, scope),
+            None => Box::pin(async { Err(no_one_to_ask(&action.display_name())) }),
+        }
+    }
+
     fn asking_time(&self) -> Duration {
         self.gate.as_ref().map(|gate| gate.asking_time()).unwrap_or_default()
     }
@@ -75,6 +83,9 @@ mod tests {
         fn check<'a>(&'a self, action: &'a Action, _: &'a Value, _: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>> {
             self.0.lock().unwrap().push(action.called_as.clone());
             Box::pin(async { Err(NotAllowed("the user denied it".into())) })
+        }
+        fn confirm<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>> {
+            self.check(action, arguments, scope)
         }
         fn asking_time(&self) -> Duration {
             Duration::ZERO

@@ -17,6 +17,10 @@ pub struct NotAllowed(pub String);
 pub trait Guard: Send + Sync {
     /// Whether `action` may run with `arguments`.
     fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>>;
+    /// Whether `action` may run in a turn that read a stranger's words
+    /// ([`CallScope::after_strangers`]): the user is asked every time, whatever they
+    /// allowed before, and the answer is kept for this call only.
+    fn confirm<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> BoxFuture<'a, Result<(), NotAllowed>>;
     /// How long the user has been asked, in all: that time is not the tool's.
     fn asking_time(&self) -> Duration;
 }

@@ -90,6 +90,25 @@ pub trait Tool: Send + Sync {
     fn action(&self) -> Option<crate::action::Action> {
         None
     }
+    /// It only reads what is on this computer and sends nothing anywhere (the reminders,
+    /// the calendar, the time, recall; the turn's own plan): it runs without asking even
+    /// in a turn that read a stranger's words. Everything else asks there.
+    fn local_read(&self) -> bool {
+        false
+    }
+    /// What it returns was written by a stranger who may want Sidecar to act (a mail):
+    /// after it ran, the turn's other tools ask first ([`CallScope::after_strangers`]).
+    fn strangers_words(&self) -> bool {
+        false
+    }
+}
+
+/// What the gate is shown for one of Sidecar's own tools that has no action of its own
+/// (setting a reminder, remembering a fact) when a stranger's words were read first.
+fn own_action(tool: &dyn Tool) -> crate::action::Action {
+    let definition =
+        definition::ToolDefinition { name: tool.name().into(), description: tool.description().into(), input_schema: tool.parameters(), read_only: false };
+    crate::action::Action { server: action::SIDECAR.into(), identity: action::SIDECAR.into(), definition, called_as: tool.name().into(), asking: None }
 }
 
 /// The JSON schema of a typed argument struct, in the form both wire formats accept.
@@ -184,6 +203,11 @@ impl ToolRegistry {
         Self { offered: Some(granted), gate: Some(gate), ..self.clone() }
     }
 
+    /// Whether the tool called `name` hands over a stranger's words ([`Tool::strangers_words`]).
+    pub fn strangers_words(&self, name: &str) -> bool {
+        self.tools.get(name).is_some_and(|tool| tool.strangers_words())
+    }
+
     /// How long the user has been asked for permission, in all.
     pub fn asking_time(&self) -> std::time::Duration {
         self.gate.as_ref().map(|gate| gate.asking_time()).unwrap_or_default()
@@ -229,9 +253,13 @@ impl ToolRegistry {
         if !arguments.is_object() {
             return ToolOutcome::error("the arguments must be a JSON object", &self.redactor);
         }
-        // Waiting for the user's answer is not the tool's time: it is checked first.
-        if let Some(action) = tool.action() {
+        // Waiting for the user's answer is not the tool's time: it is checked first. After
+        // a stranger's words, whatever is not a local read asks, each time.
+        let confirm = scope.after_strangers && !tool.local_read();
+        let action = if confirm { Some(tool.action().unwrap_or_else(|| own_action(tool.as_ref()))) } else { tool.action() };
+        if let Some(action) = action {
             let verdict = match &self.gate {
+                Some(gate) if confirm => gate.confirm(&action, &arguments, scope).await,
                 Some(gate) => gate.check(&action, &arguments, scope).await,
                 None => Err(guard::no_one_to_ask(&action.display_name())),
             };

@@ -24,6 +24,9 @@ impl Tool for GetCurrentTime {
     fn name(&self) -> &'static str {
         "get_current_time"
     }
+    fn local_read(&self) -> bool {
+        true
+    }
 
     fn description(&self) -> &'static str {
         "Current date and time in the user's time zone, or in another IANA time zone if given."

@@ -7,6 +7,7 @@
 pub(crate) mod asker;
 pub(crate) mod bot_api;
 mod core;
+pub(crate) mod dovecot;
 pub(crate) mod file_server;
 pub(crate) mod notifications;
 pub(crate) mod plan_tasks;

@@ -414,6 +414,19 @@ export type Field = { name: string,
 value: string | null, secret: boolean, };
 
 /**
+ * What one folder's sync did.
+ */
+export type FolderSync = { added: number, removed: number, 
+/**
+ * Nothing was fetched: the folder had not moved.
+ */
+unchanged: boolean, 
+/**
+ * The server's UIDVALIDITY changed: everything was read again.
+ */
+read_again: boolean, };
+
+/**
  * A local server that answered, with the models it offers.
  */
 export type FoundServer = { 
@@ -655,6 +668,43 @@ export type LocalModelEvent = { "type": "model_download" } & DownloadState;
  * One thing a client did, or was refused.
  */
 export type Logged = { action: string, allowed: boolean, at: string, };
+
+/**
+ * The connected account, without its password (that is in the keychain).
+ */
+export type MailAccount = { address: string, server: MailServer, username: string, 
+/**
+ * How far back the first sync reads.
+ */
+first_days: number, };
+
+/**
+ * A folder of the account, as Settings → Mail shows it.
+ */
+export type MailFolder = { id: number, name: string, read: boolean, mails: number, synced_at: string | null, problem: string | null, };
+
+/**
+ * How the connection to the server is secured.
+ */
+export type MailSecurity = "tls" | "start_tls" | "plain";
+
+/**
+ * A mail server as Settings → Mail fills it in.
+ */
+export type MailServer = { host: string, port: number, security: MailSecurity, 
+/**
+ * Words for Settings: what this provider asks for (an app password, the Bridge).
+ */
+hint: string | null, };
+
+/**
+ * Settings → Mail.
+ */
+export type MailView = { account: MailAccount | null, folders: Array<MailFolder>, 
+/**
+ * Senders and domains whose mail Sidecar reads to the model and speaks of.
+ */
+who_matters: Array<string>, };
 
 /**
  * A line the parser could not read, for the UI and the logs.
@@ -1205,7 +1255,12 @@ changed: Array<string>, conversation_id: number | null,
 /**
  * Where the turn that wants the tool came from: a phone channel is asked there too.
  */
-channel: Channel | null, };
+channel: Channel | null, 
+/**
+ * The turn read a mail first: asked whatever was allowed before, for this call only
+ * (the title says why; the card offers no "always").
+ */
+after_strangers: boolean, };
 
 /**
  * A message waiting for its turn, as the UI lists it.

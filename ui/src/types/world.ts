@@ -6,6 +6,12 @@ import type { CommandError, HotkeyError, IcsImportReport, KindLearned, Limits, O
 import type { CatalogueView } from "./core";
 
 export type {
+  FolderSync,
+  MailAccount,
+  MailFolder,
+  MailSecurity,
+  MailServer,
+  MailView,
   CalendarView,
   CatchUp,
   Channel,

@@ -99,28 +99,8 @@ impl PermissionGate {
             Verdict::Denied => return Err(Refusal::StandingDenial { tool }),
             Verdict::Ask { changed } => changed,
         };
-        let question = Question {
-            id: 0,
-            title: String::new(),
-            asking: action.asking,
-            server: action.server.clone(),
-            tool: action.definition.name.clone(),
-            called_as: action.called_as.clone(),
-            description: action.definition.description.clone(),
-            arguments: arguments.clone(),
-            changed: changed.iter().map(|c| c.to_string()).collect(),
-            conversation_id: scope.conversation_id,
-            channel: scope.channel,
-        };
-        let asker = self.asker.read().expect("asker lock").clone();
-        let phone = self.phone.read().expect("asker lock").clone().filter(|_| scope.channel.is_some_and(|c| c.is_phone()));
-        let open = self.asking.open();
-        let answer = match phone {
-            Some(phone) => either(asker.as_ref(), phone.as_ref(), question).await,
-            None => asker.ask(question).await,
-        };
-        drop(open);
-        let choice = match answer {
+        let changed = changed.iter().map(|c| c.to_string()).collect();
+        let choice = match self.ask(question(action, arguments, scope, changed, false), scope).await {
             Answer::Chose(choice) => choice,
             Answer::NoAnswer => return Err(Refusal::NoAnswer { tool }),
             Answer::NoOneToAsk => return Err(Refusal::NoOneToAsk { tool }),
@@ -131,6 +111,35 @@ impl PermissionGate {
             Ok(())
         } else {
             Err(Refusal::Denied { tool })
+        }
+    }
+
+    /// Asks the user about a call made after the turn read a stranger's words: no
+    /// standing grant, read-only hint or "in this chat" answer lets it through, and the
+    /// answer is kept for this call only.
+    #[tracing::instrument(skip_all, fields(server = %action.server, tool = %action.definition.name))]
+    pub(crate) async fn confirm(&self, action: &Action, arguments: &Value, scope: CallScope) -> Result<(), Refusal> {
+        let tool = action.display_name();
+        match self.ask(question(action, arguments, scope, Vec::new(), true), scope).await {
+            Answer::Chose(choice) if choice.allows() => {
+                tracing::info!(?choice, "the user allowed a call after a stranger's words, this once");
+                Ok(())
+            }
+            Answer::Chose(_) => Err(Refusal::Denied { tool }),
+            Answer::NoAnswer => Err(Refusal::NoAnswer { tool }),
+            Answer::NoOneToAsk => Err(Refusal::NoOneToAsk { tool }),
+        }
+    }
+
+    /// Asks in the window (and on the phone the turn came from); the time asking is
+    /// not the turn's.
+    async fn ask(&self, question: Question, scope: CallScope) -> Answer {
+        let asker = self.asker.read().expect("asker lock").clone();
+        let phone = self.phone.read().expect("asker lock").clone().filter(|_| scope.channel.is_some_and(|c| c.is_phone()));
+        let _open = self.asking.open();
+        match phone {
+            Some(phone) => either(asker.as_ref(), phone.as_ref(), question).await,
+            None => asker.ask(question).await,
         }
     }
 
@@ -197,6 +206,24 @@ impl PermissionGate {
     }
 }
 
+/// The question about `action` called with `arguments`.
+fn question(action: &Action, arguments: &Value, scope: CallScope, changed: Vec<String>, after_strangers: bool) -> Question {
+    Question {
+        id: 0,
+        title: String::new(),
+        asking: action.asking,
+        server: action.server.clone(),
+        tool: action.definition.name.clone(),
+        called_as: action.called_as.clone(),
+        description: action.definition.description.clone(),
+        arguments: arguments.clone(),
+        changed,
+        conversation_id: scope.conversation_id,
+        channel: scope.channel,
+        after_strangers,
+    }
+}
+
 impl sidecar_tools::Guard for PermissionGate {
     fn check<'a>(
         &'a self,
@@ -205,6 +232,15 @@ impl sidecar_tools::Guard for PermissionGate {
         scope: CallScope,
     ) -> futures_util::future::BoxFuture<'a, Result<(), sidecar_tools::NotAllowed>> {
         Box::pin(async move { PermissionGate::check(self, action, arguments, scope).await.map_err(|refusal| sidecar_tools::NotAllowed(refusal.to_string())) })
+    }
+
+    fn confirm<'a>(
+        &'a self,
+        action: &'a Action,
+        arguments: &'a Value,
+        scope: CallScope,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), sidecar_tools::NotAllowed>> {
+        Box::pin(async move { PermissionGate::confirm(self, action, arguments, scope).await.map_err(|refusal| sidecar_tools::NotAllowed(refusal.to_string())) })
     }
 
     fn asking_time(&self) -> std::time::Duration {

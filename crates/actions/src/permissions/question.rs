@@ -29,4 +29,7 @@ pub struct Question {
     pub conversation_id: Option<i64>,
     /// Where the turn that wants the tool came from: a phone channel is asked there too.
     pub channel: Option<Channel>,
+    /// The turn read a mail first: asked whatever was allowed before, for this call only
+    /// (the title says why; the card offers no "always").
+    pub after_strangers: bool,
 }

@@ -29,12 +29,15 @@ pub fn question(question: &Question, lang: Lang) -> String {
 /// What a question says first: what Sidecar's own tool does, or which tool of which
 /// server would run.
 pub(crate) fn title(question: &Question, lang: Lang) -> String {
-    if let Some(asking) = question.asking {
-        return asking.said_in(lang).to_string();
-    }
-    match lang {
-        Lang::En => format!("Sidecar wants to run {} from {}", question.tool, question.server),
-        Lang::Es => format!("Sidecar quiere ejecutar {} de {}", question.tool, question.server),
+    let what = match (question.asking, lang) {
+        (Some(asking), _) => asking.said_in(lang).to_string(),
+        (None, Lang::En) => format!("Sidecar wants to run {} from {}", question.tool, question.server),
+        (None, Lang::Es) => format!("Sidecar quiere ejecutar {} de {}", question.tool, question.server),
+    };
+    match (question.after_strangers, lang) {
+        (false, _) => what,
+        (true, Lang::En) => format!("This chat just read a mail, which anyone can write: {what}. Allow it only if you asked for it"),
+        (true, Lang::Es) => format!("Este chat acaba de leer un correo, que puede escribir cualquiera: {what}. Permítelo solo si lo pediste tú"),
     }
 }
 

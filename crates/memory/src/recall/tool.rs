@@ -30,6 +30,9 @@ impl Tool for RecallTool {
     fn name(&self) -> &'static str {
         "recall"
     }
+    fn local_read(&self) -> bool {
+        true
+    }
 
     fn description(&self) -> &'static str {
         "Search everything the user ever said, every saved fact, and the summaries and checkpoints of earlier work, including what is no longer in this conversation. Returns snippets with their source and date."

@@ -31,6 +31,10 @@ pub struct Day {
     pub open_work: Vec<String>,
     /// Where the user said the weather is looked up.
     pub place: Option<String>,
+    /// Mail of the last day from people who matter, as "Ana Ruiz: El piso", newest first.
+    pub mail: Vec<String>,
+    /// How many other mails came that day (counted, never read).
+    pub other_mail: u32,
 }
 
 /// An event of the day, as the calendar has it.
@@ -107,6 +111,8 @@ impl Runner {
             following: day.open_work,
             opinions: table.brief_opinions(OPINIONS).await.unwrap_or_default(),
             weather_in: day.place.filter(|_| task.tools.iter().any(|t| t == WEATHER)),
+            mail: day.mail,
+            other_mail: day.other_mail,
         }
     }
 }

@@ -51,7 +51,8 @@ export function PermissionCards() {
           <div className="label small">{t.permissionArguments}</div>
           <pre data-testid="permission-arguments">{JSON.stringify(question.arguments, null, 2)}</pre>
           <div className="row wrap">
-            {choices.map(([choice, label]) => (
+            {/* After a mail, the core keeps any answer for this call only: no standing choice is offered. */}
+            {(question.after_strangers ? choices.slice(0, 1) : choices).map(([choice, label]) => (
               <button key={choice} type="button" className={choice === "allow_once" ? "" : "ghost"} autoFocus={index === 0 && choice === "allow_once"} onClick={() => answer(question, choice)} data-testid={`permission-${choice}`}>
                 {label}
               </button>

@@ -17,10 +17,11 @@ import { SearchSettings } from "../tools/SearchSettings";
 import { NotesSettings } from "../tools/NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "../tools/ToolsSettings";
 import { CalendarSettings } from "../calendar/CalendarSettings";
+import { MailSettings } from "../mail/MailSettings";
 import { TasksSettings } from "../tasks/TasksSettings";
 import { VoiceSettings } from "../voice/VoiceSettings";
 
-const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "devices", "meaning", "data", "tasks", "calendar", "proactivity", "budget", "channels", "logs", "about"] as const;
+const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "devices", "meaning", "data", "tasks", "calendar", "mail", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 /** What a browser (the web app on a phone) has no part in: the app's own microphone and
  * speakers, its log files, its updates. */
@@ -45,6 +46,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     data: t.dataTitle,
     tasks: t.tasksTitle,
     calendar: t.caldavTitle,
+    mail: t.mailTitle,
     proactivity: t.proactiveTitle,
     budget: t.budgetTitle,
     channels: t.channelsTitle,
@@ -114,6 +116,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   data: () => <DataSettings />,
   tasks: () => <TasksSettings />,
   calendar: () => <CalendarSettings />,
+  mail: () => <MailSettings />,
   proactivity: () => <ProactivitySettings />,
   budget: () => <BudgetSettings />,
   channels: () => <ChannelsSettings />,

@@ -16,6 +16,7 @@ const question = (extra: Partial<PermissionQuestion> = {}): PermissionQuestion =
   changed: [],
   conversation_id: 1,
   channel: null,
+  after_strangers: false,
   ...extra,
 });
 
@@ -34,6 +35,21 @@ describe("permission before every action", () => {
     await user.click(within(card).getByTestId("permission-always_tool"));
     expect(core.invoked("answer_permission")[0].args).toEqual({ id: 7, choice: "always_tool" });
     expect(screen.queryByTestId("permission-card")).toBeNull();
+  });
+
+  it("after a mail was read, offers this once or no, never always", async () => {
+    const core = new FakeCore();
+    core.handlers.answer_permission = () => true;
+    renderApp("es");
+    const title = "Este chat acaba de leer un correo, que puede escribir cualquiera: Sidecar quiere ejecutar set_reminder de sidecar. Permítelo solo si lo pediste tú";
+    await act(() => core.event({ type: "permission_asked", question: question({ after_strangers: true, title, server: "sidecar", tool: "set_reminder" }) }));
+    const card = await screen.findByTestId("permission-card");
+    expect(card).toHaveTextContent("acaba de leer un correo");
+    expect(within(card).queryByTestId("permission-always_tool")).toBeNull();
+    expect(within(card).queryByTestId("permission-always_server")).toBeNull();
+    expect(within(card).queryByTestId("permission-allow_in_chat")).toBeNull();
+    await userEvent.setup().click(within(card).getByTestId("permission-allow_once"));
+    expect(core.invoked("answer_permission")[0].args).toEqual({ id: 7, choice: "allow_once" });
   });
 
   it("says what changed in a tool allowed before, in Spanish too, and goes when settled elsewhere", async () => {

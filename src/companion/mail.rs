@@ -1,0 +1,59 @@
+//! Mail in the assembly: the account connected and disconnected, `search_mail` offered
+//! while it is, and a loop that keeps the chosen folders up to date: IDLE on the Inbox
+//! while the app runs, a sync when it wakes and at least every quarter of an hour.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Companion;
+use sidecar_mail::{Connect, MailService, MailView};
+
+/// How long after a failed sync or wait the loop tries again.
+const RETRY_AFTER: Duration = Duration::from_secs(5 * 60);
+
+impl Companion {
+    /// The mail account: connect, choose folders, who matters, sync, search.
+    pub fn mail(&self) -> &Arc<MailService> {
+        &self.mail
+    }
+
+    /// Connects the account (the login checked, the folders listed, the first sync done)
+    /// and offers `search_mail`.
+    pub async fn connect_mail(&self, connect: Connect) -> Result<MailView, crate::CompanionError> {
+        let view = self.mail.connect(connect, self.preferences.lang()).await?;
+        Ok(self.offer_mail_tool(view))
+    }
+
+    /// Forgets the account and deletes every stored mail; `search_mail` goes.
+    pub async fn disconnect_mail(&self) -> Result<MailView, crate::CompanionError> {
+        let view = self.mail.disconnect().await?;
+        Ok(self.offer_mail_tool(view))
+    }
+
+    fn offer_mail_tool(&self, view: MailView) -> MailView {
+        let offered = if view.account.is_some() { vec![self.mail_tool.clone()] } else { Vec::new() };
+        self.calendar_tools.1.set("mail", offered);
+        view
+    }
+
+    /// Keeps the chosen folders up to date while an account is connected: a sync, then
+    /// IDLE on the Inbox until it changes or [`sidecar_mail::POLL_EVERY`] passes. The
+    /// server down or refusing: each folder keeps its last copy and says why.
+    pub(crate) async fn watch_mail(self: Arc<Self>) {
+        loop {
+            if !self.mail.view().await.is_ok_and(|view| view.account.is_some()) {
+                tokio::time::sleep(RETRY_AFTER).await;
+                continue;
+            }
+            if let Err(error) = self.mail.sync_all(self.preferences.lang()).await {
+                tracing::warn!(%error, "the mail could not be synced");
+                tokio::time::sleep(RETRY_AFTER).await;
+                continue;
+            }
+            if let Err(error) = self.mail.wait_for_mail(sidecar_mail::POLL_EVERY).await {
+                tracing::warn!(%error, "waiting for new mail failed");
+                tokio::time::sleep(RETRY_AFTER).await;
+            }
+        }
+    }
+}
