@@ -32,6 +32,8 @@ echo "== other devices: a command through the link against the same called direc
 cargo bench -p sidecar-link --bench link 2>/dev/null
 echo "== other devices: a reminder set from another computer, fired by the home core, shown there =="
 cargo bench --bench device_reminders 2>/dev/null
+echo "== mail: the first sync of 10,000 mails from a real Dovecot, a sync with nothing new, one after changes, a search =="
+cargo bench -p sidecar-mail --bench first_sync 2>/dev/null
 echo "== hostile sizes: a 1 GB note searched and appended to, an MCP server flooding its stderr =="
 SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench hostile_files 2>/dev/null
 echo "== the per-turn tool choice on MetaTool's questions and tools (not ours) =="

@@ -18,6 +18,10 @@ pub(crate) struct Dovecot {
     child: Option<Child>,
     config: std::path::PathBuf,
     pub port: u16,
+    /// The user's home, where the Maildir is.
+    home: std::path::PathBuf,
+    /// Who owns the mail (Debian's dovecot user when the test is root).
+    owner: Option<(u32, u32)>,
 }
 
 type Writer = async_imap::Session<tokio::net::TcpStream>;
@@ -43,10 +47,9 @@ impl Dovecot {
         std::fs::create_dir_all(dir.join("run")).unwrap();
         std::fs::create_dir_all(dir.join("state")).unwrap();
         std::fs::write(dir.join("passwd"), format!("{USER}:{{PLAIN}}{PASSWORD}\n")).unwrap();
-        if root {
+        let owner = root.then(|| (output("id", &["-u", &mail_user]).parse().unwrap(), output("id", &["-g", &mail_user]).parse().unwrap()));
+        if let Some((uid, gid)) = owner {
             use std::os::unix::fs::PermissionsExt;
-            let uid: u32 = output("id", &["-u", &mail_user]).parse().unwrap();
-            let gid: u32 = output("id", &["-g", &mail_user]).parse().unwrap();
             std::os::unix::fs::chown(&home, Some(uid), Some(gid)).unwrap();
             // Dovecot's own users reach the folder the test made (a temporary folder is 0700).
             for folder in dir.ancestors().take(2) {
@@ -81,7 +84,7 @@ impl Dovecot {
             .expect("dovecot (Debian's dovecot-imapd: make test installs it)");
         for _ in 0..200 {
             if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                return Self { child: Some(child), config, port };
+                return Self { child: Some(child), config, port, home: home.join(USER), owner };
             }
             if let Ok(Some(status)) = child.try_wait() {
                 panic!("dovecot stopped at start ({status}): {}", std::fs::read_to_string(dir.join("log")).unwrap_or_default());
@@ -150,6 +153,28 @@ impl Dovecot {
         let fetched: Vec<_> = w.uid_fetch("1:*", "FLAGS").await.unwrap().try_collect().await.unwrap();
         let _ = w.logout().await;
         fetched.iter().map(|f| format!("{:?}", f.flags().collect::<Vec<_>>())).collect()
+    }
+
+    /// Mails written straight into the Inbox's Maildir (as a migration or a restore
+    /// would), which Dovecot indexes when the folder is next opened: thousands in seconds.
+    pub(crate) fn fill_inbox(&self, mails: impl Iterator<Item = String>) {
+        let new = self.home.join("Maildir/new");
+        for folder in ["Maildir", "Maildir/new", "Maildir/cur", "Maildir/tmp"] {
+            std::fs::create_dir_all(self.home.join(folder)).unwrap();
+        }
+        for (n, mail) in mails.enumerate() {
+            std::fs::write(new.join(format!("1700000000.M{n}P1.test")), mail.replace('\n', "\r\n")).unwrap();
+        }
+        if let Some((uid, gid)) = self.owner {
+            let chown = |path: &Path| std::os::unix::fs::chown(path, Some(uid), Some(gid)).unwrap();
+            chown(&self.home);
+            for folder in ["Maildir", "Maildir/new", "Maildir/cur", "Maildir/tmp"] {
+                chown(&self.home.join(folder));
+            }
+            for entry in std::fs::read_dir(&new).unwrap() {
+                chown(&entry.unwrap().path());
+            }
+        }
     }
 
     pub(crate) async fn create(&self, folder: &str) {

@@ -129,18 +129,28 @@ function WhoMatters({ view, setView, failed }: { view: MailView; setView: (v: Ma
   return (
     <>
       <h3>{t.mailWho}</h3>
-      <p className="muted small">{t.mailWhoIntro}</p>
-      <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} aria-label={t.mailWho} data-testid="mail-who" />
-      <div className="row-actions">
-        <button type="button" className="ghost" onClick={save} data-testid="mail-who-save">
-          {t.mailWhoSave}
-        </button>
-        {saved && (
-          <span className="muted small" role="status">
-            {saved}
-          </span>
-        )}
-      </div>
+      <form
+        className="task-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save();
+        }}
+      >
+        <label>
+          {t.mailWhoIntro}
+          <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={"ana@example.org\nexample.org"} data-testid="mail-who" />
+        </label>
+        <div className="row-actions">
+          <button type="submit" className="ghost" data-testid="mail-who-save">
+            {t.mailWhoSave}
+          </button>
+          {saved && (
+            <span className="muted small" role="status">
+              {saved}
+            </span>
+          )}
+        </div>
+      </form>
     </>
   );
 }
@@ -214,7 +224,7 @@ export function MailSettings() {
                       <input type="checkbox" checked={f.read} onChange={(e) => setRead(f.name, e.target.checked)} data-testid={`mail-read-${f.name}`} />
                       <strong>{f.name}</strong>
                     </label>
-                    {f.read && <span className="muted small">{t.mailCount(f.mails)}</span>}
+                    {f.read && <span className="muted small"> · {t.mailCount(f.mails)}</span>}
                   </div>
                   {f.problem && (
                     <div className="bad small" role="alert" data-testid="mail-problem">

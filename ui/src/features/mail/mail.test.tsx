@@ -48,7 +48,7 @@ describe("Settings → Mail", () => {
     await user.click(screen.getByTestId("mail-connect"));
     expect(core.invoked("connect_mail")[1].args).toEqual({ address: "ana@fastmail.com", host: "imap.fastmail.com", port: 993, security: "tls", username: "ana@fastmail.com", password: "app-secret" });
     expect(await screen.findByTestId("mail-account")).toHaveTextContent("Connected to ana@fastmail.com on imap.fastmail.com, read only.");
-    expect(screen.getAllByTestId("mail-folder").map((f) => f.textContent)).toEqual([expect.stringContaining("INBOX42 mails"), "Archive"]);
+    expect(screen.getAllByTestId("mail-folder").map((f) => f.textContent)).toEqual([expect.stringContaining("INBOX · 42 mails"), "Archive"]);
     expect(screen.getByTestId("mail-status")).toHaveTextContent(/^Synced /);
   });
 
