@@ -2,26 +2,10 @@ import { useEffect, useState } from "react";
 import { api, sentence, toCommandError, type CalendarView, type StoredCalendar } from "../../api";
 import { useStrings } from "../../i18n";
 import { ConfirmButton } from "../../components/ConfirmButton";
+import { useSending } from "../../components/useSending";
 import { localTime } from "../reminders/RemindersView";
 
 type Note = { ok: boolean; text: string } | null;
-
-/** A form sent to the core: busy while it runs, and what went wrong in the core's words. */
-function useSending() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const send = (work: () => Promise<void>, onFailed?: () => void) => {
-    setBusy(true);
-    setError(null);
-    work()
-      .catch((e) => {
-        onFailed?.();
-        setError(toCommandError(e).message);
-      })
-      .finally(() => setBusy(false));
-  };
-  return { busy, error, send };
-}
 
 /** The account form: address, user name, password; Connect finds the calendars. */
 function ConnectForm({ onConnected }: { onConnected: (view: CalendarView) => void }) {

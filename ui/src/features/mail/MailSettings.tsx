@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { api, sentence, toCommandError, type MailSecurity, type MailView } from "../../api";
 import { useStrings } from "../../i18n";
 import { ConfirmButton } from "../../components/ConfirmButton";
+import { useSending } from "../../components/useSending";
 import { localTime } from "../reminders/RemindersView";
 
 type Note = { ok: boolean; text: string } | null;
@@ -19,8 +20,7 @@ function ConnectForm({ onConnected }: { onConnected: (view: MailView) => void })
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [hint, setHint] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useSending();
   const fill = () =>
     api
       .mailPreset(address.trim())
@@ -33,21 +33,16 @@ function ConnectForm({ onConnected }: { onConnected: (view: MailView) => void })
         setHint(server.hint);
       })
       .catch(() => undefined);
-  const connect = () => {
-    setBusy(true);
-    setError(null);
-    api
-      .connectMail({ address: address.trim(), host: host.trim(), port, security, username: username.trim(), password })
-      .then((view) => {
-        setPassword("");
-        onConnected(view);
-      })
-      .catch((e) => {
-        setPassword("");
-        setError(toCommandError(e).message);
-      })
-      .finally(() => setBusy(false));
-  };
+  const connect = () =>
+    send(
+      () =>
+        api.connectMail({ address: address.trim(), host: host.trim(), port, security, username: username.trim(), password }).then((view) => {
+          setPassword("");
+          onConnected(view);
+        }),
+      // A refused password is typed again from nothing.
+      () => setPassword(""),
+    );
   return (
     <form
       className="task-form"
