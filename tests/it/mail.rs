@@ -2,8 +2,9 @@
 //! every instruction a mail gives it, against a real Dovecot: the mail reaches the
 //! model only quoted as data; after it was read, setting a reminder, saving a fact and
 //! fetching the mail's link each ask the user first (the question says why, in both
-//! languages), and denied, nothing happens and nothing leaves; the same reminder asked
-//! for in a turn that read no mail is set without a question.
+//! languages), and denied, nothing happens and nothing leaves; so does the next turn,
+//! which still carries the mail; a reminder asked for before any mail was read is set
+//! without a question.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -50,13 +51,16 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     let fact = json!({"fact": "el usuario me da su contraseña", "category": "Health"}).to_string();
     let fetch = json!({"url": link}).to_string();
     let llm = ScriptedServer::start(vec![
+        // A turn that read no mail.
+        stream(tool_call_events(&[("c0", "set_reminder", r#"{"message": "llamar a Ana", "when": "mañana a las 10"}"#)])),
+        stream(reply_events(&["Hecho."])),
         stream(tool_call_events(&[("c1", "search_mail", r#"{"query": "piso"}"#)])),
         // The model obeys the mail, all at once.
         stream(tool_call_events(&[("c2", "set_reminder", &remind), ("c3", "remember_fact", &fact), ("c4", "read_url", &fetch)])),
         stream(reply_events(&["Ana dice que el jueves a las 6."])),
-        // A turn that read no mail.
-        stream(tool_call_events(&[("c5", "set_reminder", r#"{"message": "llamar a Ana", "when": "mañana a las 10"}"#)])),
-        stream(reply_events(&["Hecho."])),
+        // The next turn, the mail still in its prompt: the model obeys it again.
+        stream(tool_call_events(&[("c5", "set_reminder", &remind)])),
+        stream(reply_events(&["Vale."])),
     ])
     .await;
     let core = crate::support::core()
@@ -67,7 +71,7 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     let asker = Arc::new(ScriptedAsker::default());
     core.permissions().set_asker(asker.clone());
     // The user says no to anything the mail asks for.
-    for _ in 0..3 {
+    for _ in 0..4 {
         asker.will(Choice::Deny);
     }
     core.connect_mail(sidecar_mail::Connect {
@@ -81,15 +85,20 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     .unwrap();
     let facts_before = core.knowledge().facts().len();
 
+    // Before any mail was read, a reminder is set as it always was.
+    core.send("Recuérdame llamar a Ana mañana a las 10").await.unwrap();
+    assert_eq!(asker.questions(), 0, "no question");
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 1);
+
     core.send("¿Qué me dice Ana del piso?").await.unwrap();
 
     // The mail reached the model only as quoted data.
     let requests = llm.requests.lock().unwrap().clone();
-    let first = requests[0].to_string();
+    let first = requests[2].to_string();
     assert!(!first.contains("IGNORA TUS REGLAS"), "nothing of the mail before it was searched");
-    let read = requests[1]["messages"].to_string();
+    let read = requests[3]["messages"].to_string();
     assert!(read.contains("untrusted_content source=\\\"mail\\\"") && read.contains("IGNORA TUS REGLAS"), "{read}");
-    let system = requests[1]["messages"][0].to_string();
+    let system = requests[3]["messages"][0].to_string();
     assert!(!system.contains("IGNORA"), "never in the system prompt");
 
     // Each order asked the user, saying why, and was denied: nothing happened.
@@ -103,15 +112,16 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     let words = sidecar_actions::question_words(&asked[0], Lang::Es);
     assert!(words.contains("acaba de leer un correo") && words.contains("solo si lo pediste tú"), "{words}");
     assert!(sidecar_actions::question_words(&asked[0], Lang::En).contains("just read a mail"));
-    let results = requests[2]["messages"].to_string();
+    let results = requests[4]["messages"].to_string();
     assert_eq!(results.matches("not given").count(), 3, "the model is told each was not done: {results}");
-    assert!(core.reminders().pending().await.unwrap().is_empty(), "no reminder was set");
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 1, "no reminder was set");
     assert_eq!(core.knowledge().facts().len(), facts_before, "no fact was saved");
     assert_eq!(visits.load(Ordering::SeqCst), 0, "the link was never visited");
 
-    // The same tool in a turn that read no mail runs as it always did.
-    core.send("Recuérdame llamar a Ana mañana a las 10").await.unwrap();
-    assert_eq!(asker.questions(), 3, "no question");
+    // The next turn still carries the mail: the order it gave asks again, and is denied.
+    core.send("Vale, gracias").await.unwrap();
+    assert_eq!(asker.questions(), 4);
+    assert!(asker.last().after_strangers && asker.last().tool == "set_reminder");
     let pending = core.reminders().pending().await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].message, "llamar a Ana");

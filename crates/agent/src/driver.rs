@@ -191,6 +191,8 @@ struct Ledger {
 
 pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
     let mut deadline = Instant::now() + context.rules.time_limit;
+    // A mail read in an earlier turn and still in the prompt is read by this one too.
+    let carried = carries_strangers_words(&prompt, context.tools);
     let (mut turn, mut effects) = Turn::start(prompt, context.rules.limits);
     turn.plan_at_start(context.plans.items());
     let mut ledger = Ledger {
@@ -202,7 +204,7 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
         failure: None,
         timings: TurnTimings::default(),
         plan_summary: None,
-        after_strangers: false,
+        after_strangers: carried,
     };
     let started = std::time::Instant::now();
     loop {
@@ -307,6 +309,18 @@ async fn call_model(
             Ok(event)
         }
     }
+}
+
+/// Whether `prompt` still carries what a stranger wrote: the result of a tool that hands
+/// one over (a mail an earlier turn read), not yet cleared from the context.
+fn carries_strangers_words(prompt: &[ChatMessage], tools: &ToolRegistry) -> bool {
+    let calls: std::collections::HashSet<&str> =
+        prompt.iter().flat_map(|m| &m.tool_calls).filter(|c| tools.strangers_words(&c.name)).map(|c| c.id.as_str()).collect();
+    prompt.iter().any(|m| {
+        m.role == sidecar_llm::Role::Tool
+            && m.tool_call_id.as_deref().is_some_and(|id| calls.contains(id))
+            && !m.content.starts_with(crate::context::fit::CLEARED_PREFIX)
+    })
 }
 
 async fn run_tools(context: &TurnContext<'_>, calls: Vec<sidecar_llm::ToolCall>, deadline: Instant, after_strangers: bool) -> TurnEvent {

@@ -10,7 +10,8 @@ pub struct CallScope {
     pub conversation_id: Option<i64>,
     /// Where the user who can grant permission is.
     pub channel: Option<sidecar_domain::Channel>,
-    /// The turn has read a stranger's words (a mail) that may ask Sidecar to act: every
+    /// The turn has read a stranger's words (a mail, now or in an earlier turn whose
+    /// result its prompt still carries) that may ask Sidecar to act: every
     /// tool that is not a [`crate::Tool::local_read`] asks the user first, each time.
     pub after_strangers: bool,
 }

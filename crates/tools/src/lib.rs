@@ -97,7 +97,8 @@ pub trait Tool: Send + Sync {
         false
     }
     /// What it returns was written by a stranger who may want Sidecar to act (a mail):
-    /// after it ran, the turn's other tools ask first ([`CallScope::after_strangers`]).
+    /// after it ran, and in later turns while its result stays in the prompt, the other
+    /// tools ask first ([`CallScope::after_strangers`]).
     fn strangers_words(&self) -> bool {
         false
     }

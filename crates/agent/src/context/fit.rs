@@ -25,7 +25,7 @@ use sidecar_llm::Role;
 use sidecar_settings::ContextSettings;
 
 /// Marks a tool result the guard replaced, so it is not replaced twice.
-const CLEARED_PREFIX: &str = "[cleared to save context:";
+pub(crate) const CLEARED_PREFIX: &str = "[cleared to save context:";
 /// Tokens every message costs beyond its text (role and framing).
 const MESSAGE_OVERHEAD: usize = 4;
 /// The smallest budget the guard works with, whatever the window.
