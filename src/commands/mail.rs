@@ -1,7 +1,7 @@
 //! The window's mail commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use sidecar_mail::{Connect, MailView, MailSecurity, MailServer, FolderSync};
+use sidecar_mail::{Connect, FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion};
 
 commands! {
     async fn mail_view(core) -> Result<MailView, CommandError> {
@@ -24,6 +24,11 @@ commands! {
 
     async fn set_who_matters(core, people: Vec<String>) -> Result<MailView, CommandError> {
         core.mail().set_who_matters(&people).await.said(&core)
+    }
+
+    /// Senders the user's facts and calendar already name, offered for who matters.
+    async fn mail_suggestions(core) -> Result<Vec<SenderSuggestion>, CommandError> {
+        core.mail_suggestions().await.said(&core)
     }
 
     async fn sync_mail(core) -> Result<Vec<(String, FolderSync)>, CommandError> {

@@ -57,3 +57,15 @@ impl Companion {
         }
     }
 }
+
+impl Companion {
+    /// Senders the user may want among who matters: those whose first name the user's
+    /// facts or calendar (30 days back and ahead) already name.
+    pub async fn mail_suggestions(&self) -> Result<Vec<sidecar_mail::SenderSuggestion>, crate::CompanionError> {
+        let now = self.clock.now();
+        let month = chrono::Duration::days(30);
+        let events = self.calendar.between(now - month, now + month).await.unwrap_or_default();
+        let known: Vec<String> = self.knowledge.facts().into_iter().map(|f| f.fact.text).chain(events.into_iter().map(|e| e.summary)).collect();
+        Ok(self.mail.suggestions(&known).await?)
+    }
+}

@@ -83,6 +83,11 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     })
     .await
     .unwrap();
+    // Ana, named in a fact, is offered for who matters; the shop is not.
+    assert!(core.mail_suggestions().await.unwrap().is_empty());
+    core.knowledge().save("Ana es mi hermana", sidecar_memory::Category::Relationships, Utc::now().date_naive()).await.unwrap();
+    let offered: Vec<String> = core.mail_suggestions().await.unwrap().into_iter().map(|s| s.address).collect();
+    assert_eq!(offered, ["ana@example.org"]);
     let facts_before = core.knowledge().facts().len();
 
     // Before any mail was read, a reminder is set as it always was.

@@ -6,7 +6,7 @@ import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import { ended } from "./format";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
-import type { FolderSync, MailSecurity, MailServer, MailView, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
+import type { FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
 import type { TidyReport } from "./features/memory/retention.strings";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./features/voice/voice.strings";
@@ -217,6 +217,7 @@ export const api = {
   connectMail: (account: { address: string; host: string; port: number; security: MailSecurity; username: string; password: string }) => invoke<MailView>("connect_mail", account),
   chooseMailFolders: (read: string[]) => invoke<MailView>("choose_mail_folders", { read }),
   setWhoMatters: (people: string[]) => invoke<MailView>("set_who_matters", { people }),
+  mailSuggestions: () => invoke<SenderSuggestion[]>("mail_suggestions"),
   syncMail: () => invoke<[string, FolderSync][]>("sync_mail"),
   disconnectMail: () => invoke<MailView>("disconnect_mail"),
   mirrorReminders: (on: boolean) => invoke<[CalendarView, MirrorReport]>("mirror_reminders", { on }),

@@ -10,6 +10,7 @@
 //! - `parse`: one mail's bytes to what is kept (`mail-parser`): text parts or HTML as
 //!   text, attachments named, not read, within [`MAX_TEXT_CHARS`];
 //! - `rows`, `people`, `find`: the tables, who matters, mails by words or by time;
+//! - `suggest`: senders the user already talks about, offered for who matters;
 //! - `service`: [`MailService`], what the assembly and the tools call;
 //! - `tool`: `search_mail`, the model's read-only search, its results quoted as data;
 //! - `watch`: IDLE on the Inbox while the app runs, a poll otherwise.
@@ -22,6 +23,7 @@ mod people;
 mod rows;
 mod server;
 mod service;
+mod suggest;
 mod sync;
 mod tool;
 mod watch;
@@ -34,6 +36,7 @@ pub use people::{matters, normalized};
 pub use rows::{MailAccount, MailFolder};
 pub use server::{preset, MailSecurity, MailServer};
 pub use service::{Connect, MailService, MailView};
+pub use suggest::{suggest, SenderSuggestion};
 pub use sync::{FolderSync, MAX_FETCH_BYTES};
 pub use tool::SearchMail;
 pub use watch::{Woke, POLL_EVERY};

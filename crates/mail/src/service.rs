@@ -117,6 +117,13 @@ impl MailService {
         crate::find::since(&self.store, since).await
     }
 
+    /// Senders of the kept mail whose first name is in `known` (the user's facts and
+    /// calendar), who do not matter yet.
+    pub async fn suggestions(&self, known: &[String]) -> Result<Vec<crate::SenderSuggestion>, MailError> {
+        let people = crate::people::all(&self.store).await?;
+        Ok(crate::suggest(&crate::suggest::senders(&self.store).await?, known, &people))
+    }
+
     /// A session on the connected account.
     pub(crate) async fn session(&self) -> Result<(MailAccount, MailSession), MailError> {
         let account = rows::account(&self.store).await?.ok_or(MailError::NoAccount)?;

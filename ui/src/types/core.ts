@@ -1514,6 +1514,15 @@ export type SearchView = { backend: SearchBackend, url: string | null,
 has_key: boolean, };
 
 /**
+ * A sender the user may want to add to who matters.
+ */
+export type SenderSuggestion = { address: string, name: string, 
+/**
+ * How many of the kept mails they sent.
+ */
+mails: number, };
+
+/**
  * How a quick-add sentence splits as the user types.
  */
 export type SentencePreview = { what: string, 

@@ -12,6 +12,7 @@ export type {
   MailSecurity,
   MailServer,
   MailView,
+  SenderSuggestion,
   CalendarView,
   CatchUp,
   Channel,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api, sentence, toCommandError, type MailSecurity, type MailView } from "../../api";
+import { api, sentence, toCommandError, type MailSecurity, type MailView, type SenderSuggestion } from "../../api";
 import { useStrings } from "../../i18n";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { useSending } from "../../components/useSending";
@@ -112,13 +112,24 @@ function WhoMatters({ view, setView, failed }: { view: MailView; setView: (v: Ma
   const t = useStrings();
   const [text, setText] = useState(view.who_matters.join("\n"));
   const [saved, setSaved] = useState<string | null>(null);
-  const save = () =>
+  const [suggested, setSuggested] = useState<SenderSuggestion[]>([]);
+  const suggest = () =>
     api
-      .setWhoMatters(text.split("\n"))
+      .mailSuggestions()
+      .then((found) => setSuggested(found ?? []))
+      .catch(() => setSuggested([]));
+  // Asked once here, and again after each save (below).
+  useEffect(() => {
+    suggest();
+  }, []);
+  const save = (people: string[]) =>
+    api
+      .setWhoMatters(people)
       .then((v) => {
         setView(v);
         setText(v.who_matters.join("\n"));
         setSaved(t.mailWhoSaved(v.who_matters.length));
+        suggest();
       })
       .catch(failed);
   return (
@@ -128,13 +139,23 @@ function WhoMatters({ view, setView, failed }: { view: MailView; setView: (v: Ma
         className="task-form"
         onSubmit={(e) => {
           e.preventDefault();
-          save();
+          save(text.split("\n"));
         }}
       >
         <label>
           {t.mailWhoIntro}
           <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={"ana@example.org\nexample.org"} data-testid="mail-who" />
         </label>
+        {suggested.length > 0 && (
+          <div className="row wrap" data-testid="mail-suggested">
+            <span className="muted small">{t.mailSuggested}</span>
+            {suggested.map((s) => (
+              <button key={s.address} type="button" className="ghost small" title={s.address} onClick={() => save([...view.who_matters, s.address])} data-testid="mail-suggestion">
+                {t.mailAdd(s.name)}
+              </button>
+            ))}
+          </div>
+        )}
         <div className="row-actions">
           <button type="submit" className="ghost" data-testid="mail-who-save">
             {t.mailWhoSave}

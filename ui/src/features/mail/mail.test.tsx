@@ -68,6 +68,7 @@ describe("Settings → Mail", () => {
       throw { message: down, retryable: true };
     };
     core.handlers.disconnect_mail = () => ({ account: null, folders: [], who_matters: [] });
+    core.handlers.mail_suggestions = () => (view.who_matters.includes("marta@example.net") ? [] : [{ address: "marta@example.net", name: "Marta Gil", mails: 4 }]);
     renderApp("es");
     const user = userEvent.setup();
     await openMail(user);
@@ -78,6 +79,11 @@ describe("Settings → Mail", () => {
     expect(core.invoked("set_who_matters")[0].args).toEqual({ people: ["ana@example.org", "@Work.com", "nada"] });
     await waitFor(() => expect(screen.getByTestId("mail-who")).toHaveValue("ana@example.org\nwork.com"));
     expect(screen.getByText("2 remitentes o dominios guardados.")).toBeInTheDocument();
+    // Someone the user's memory names, added with one press.
+    core.handlers.set_who_matters = (args) => (view = { ...view, who_matters: (args as { people: string[] }).people });
+    await user.click(await screen.findByRole("button", { name: "Añadir a Marta Gil" }));
+    expect(core.invoked("set_who_matters")[1].args).toEqual({ people: ["ana@example.org", "work.com", "marta@example.net"] });
+    await waitFor(() => expect(screen.queryByTestId("mail-suggested")).toBeNull());
     await user.click(screen.getByTestId("mail-sync"));
     expect(await screen.findByTestId("mail-note")).toHaveTextContent("se usa la última copia");
     await waitFor(() => expect(screen.getAllByTestId("mail-status")[0]).toHaveTextContent(/^Sin actualizar; la última copia es de /));
