@@ -14,7 +14,9 @@ use sidecar_domain::{Clock, Lang, Secrets, Worded};
 use sidecar_mail::{Connect, Cut, MailError, MailSecurity, MailServer, MailService, Woke, MAX_FETCH_BYTES};
 use sidecar_store::Store;
 
+// Shared with tests/it and the bench: not every helper is used here.
 #[path = "../../../tests/it/support/dovecot.rs"]
+#[allow(dead_code)]
 mod dovecot;
 
 use dovecot::{mail, Dovecot, PASSWORD, USER};
