@@ -46,7 +46,7 @@ fn hit(row: &sqlx::sqlite::SqliteRow, people: &[String]) -> MailHit {
 
 /// The mails whose sender, subject or text has `words`, best first.
 pub(crate) async fn by_words(store: &Store, words: &str, limit: u32) -> Result<Vec<MailHit>, MailError> {
-    let Some(query) = fts_query(words) else { return Ok(Vec::new()) };
+    let Some(query) = sidecar_store::fts_query(words) else { return Ok(Vec::new()) };
     let people = crate::people::all(store).await?;
     let rows = sqlx::query(
         "SELECT m.id, f.name AS folder, m.from_address, m.from_name, m.subject, m.sent_at, m.body, m.attachments, m.cut
@@ -74,16 +74,4 @@ pub(crate) async fn since(store: &Store, since: DateTime<Utc>) -> Result<(Vec<Ma
     let all: Vec<MailHit> = rows.iter().map(|r| hit(r, &people)).collect();
     let others = all.iter().filter(|m| !m.matters).count() as u32;
     Ok((all.into_iter().filter(|m| m.matters).collect(), others))
-}
-
-/// Each word as a quoted FTS5 term (a mail's words are never FTS syntax); `None` when
-/// there is none.
-fn fts_query(words: &str) -> Option<String> {
-    let terms: Vec<String> = words
-        .split(|c: char| !c.is_alphanumeric() && c != '@' && c != '.')
-        .map(|w| w.trim_matches('.'))
-        .filter(|w| w.chars().count() > 1)
-        .map(|w| format!("\"{}\"", w.replace('"', "")))
-        .collect();
-    (!terms.is_empty()).then(|| terms.join(" OR "))
 }

@@ -74,7 +74,7 @@ impl MailService {
         rows::keep_account(&self.store, &account).await?;
         self.secrets.store(SECRET, &connect.password);
         rows::found_folders(&self.store, &names).await?;
-        self.sync_with(&mut session, lang).await;
+        self.sync_with(&mut session, account.first_days, lang).await;
         let _ = session.logout().await;
         self.view().await
     }
@@ -137,8 +137,8 @@ impl MailService {
     /// error is returned.
     pub async fn sync_all(&self, lang: Lang) -> Result<Vec<(String, FolderSync)>, MailError> {
         match self.session().await {
-            Ok((_, mut session)) => {
-                let reports = self.sync_with(&mut session, lang).await;
+            Ok((account, mut session)) => {
+                let reports = self.sync_with(&mut session, account.first_days, lang).await;
                 let _ = session.logout().await;
                 Ok(reports)
             }
@@ -151,12 +151,11 @@ impl MailService {
         }
     }
 
-    async fn sync_with(&self, session: &mut MailSession, lang: Lang) -> Vec<(String, FolderSync)> {
-        let Ok(Some(account)) = rows::account(&self.store).await else { return Vec::new() };
+    async fn sync_with(&self, session: &mut MailSession, first_days: u32, lang: Lang) -> Vec<(String, FolderSync)> {
         let Ok(folders) = rows::folders(&self.store).await else { return Vec::new() };
         let mut reports = Vec::new();
         for folder in folders.into_iter().filter(|f| f.read) {
-            match sync_folder(session, &self.store, folder.id, &folder.name, account.first_days, self.now()).await {
+            match sync_folder(session, &self.store, folder.id, &folder.name, first_days, self.now()).await {
                 Ok(report) => reports.push((folder.name, report)),
                 Err(e) => {
                     tracing::warn!(folder = folder.name, error = %e, "a mail folder could not be synced");

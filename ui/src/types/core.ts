@@ -1258,9 +1258,14 @@ changed: Array<string>, conversation_id: number | null,
 channel: Channel | null, 
 /**
  * The turn read a mail first: asked whatever was allowed before, for this call only
- * (the title says why; the card offers no "always").
+ * (the title says why).
  */
-after_strangers: boolean, };
+after_strangers: boolean, 
+/**
+ * The answers that mean something for this question, Deny last: after a mail, only
+ * "once" (the gate keeps nothing else).
+ */
+choices: Array<Choice>, };
 
 /**
  * A message waiting for its turn, as the UI lists it.

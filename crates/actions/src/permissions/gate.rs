@@ -221,6 +221,10 @@ fn question(action: &Action, arguments: &Value, scope: CallScope, changed: Vec<S
         conversation_id: scope.conversation_id,
         channel: scope.channel,
         after_strangers,
+        choices: match after_strangers {
+            true => vec![Choice::AllowOnce, Choice::Deny],
+            false => vec![Choice::AllowOnce, Choice::AllowInChat, Choice::AlwaysTool, Choice::AlwaysServer, Choice::Deny],
+        },
     }
 }
 

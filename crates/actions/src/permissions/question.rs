@@ -30,6 +30,9 @@ pub struct Question {
     /// Where the turn that wants the tool came from: a phone channel is asked there too.
     pub channel: Option<Channel>,
     /// The turn read a mail first: asked whatever was allowed before, for this call only
-    /// (the title says why; the card offers no "always").
+    /// (the title says why).
     pub after_strangers: bool,
+    /// The answers that mean something for this question, Deny last: after a mail, only
+    /// "once" (the gate keeps nothing else).
+    pub choices: Vec<crate::permissions::grant::Choice>,
 }

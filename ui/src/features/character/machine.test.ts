@@ -22,7 +22,7 @@ const failed = core({ type: "turn_failed", conversation_id: 1, message: "down", 
 const spoke = core({ type: "spontaneous_message", conversation_id: 1, message_id: 7, message_type: "greeting", first_line: "Good morning!" });
 const reminded = core({ type: "reminder_delivered", conversation_id: 1, message_id: 8, reminder_id: 4, late: false, first_line: "⏰ Call Ana" });
 const asked = (id: number) =>
-  core({ type: "permission_asked", question: { id, title: "Sidecar wants to run write from notes", server: "notes", tool: "write", called_as: "write", description: "", arguments: {}, changed: [], conversation_id: 1, channel: null, after_strangers: false } });
+  core({ type: "permission_asked", question: { id, title: "Sidecar wants to run write from notes", server: "notes", tool: "write", called_as: "write", description: "", arguments: {}, changed: [], conversation_id: 1, channel: null, after_strangers: false, choices: ["allow_once", "deny"] } });
 const settled = (id: number) => core({ type: "permission_settled", id });
 const quietFor = (minutes: number) =>
   core({ type: "quiet_changed", quiet: { quiet: true, reason: "asked", changes_at: new Date(T0 + minutes * 60_000).toISOString() } });

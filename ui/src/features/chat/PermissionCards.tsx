@@ -28,12 +28,12 @@ export function PermissionCards() {
     setQuestions((current) => current.filter((q) => q.id !== question.id));
     api.answerPermission(question.id, choice).catch((e) => setError(toCommandError(e).message));
   };
-  const choices: [PermissionChoice, string][] = [
-    ["allow_once", t.allowOnce],
-    ["allow_in_chat", t.allowInChat],
-    ["always_tool", t.alwaysTool],
-    ["always_server", t.alwaysServer],
-  ];
+  const labels: Partial<Record<PermissionChoice, string>> = {
+    allow_once: t.allowOnce,
+    allow_in_chat: t.allowInChat,
+    always_tool: t.alwaysTool,
+    always_server: t.alwaysServer,
+  };
 
   return (
     <div className="permission-cards">
@@ -51,12 +51,15 @@ export function PermissionCards() {
           <div className="label small">{t.permissionArguments}</div>
           <pre data-testid="permission-arguments">{JSON.stringify(question.arguments, null, 2)}</pre>
           <div className="row wrap">
-            {/* After a mail, the core keeps any answer for this call only: no standing choice is offered. */}
-            {(question.after_strangers ? choices.slice(0, 1) : choices).map(([choice, label]) => (
-              <button key={choice} type="button" className={choice === "allow_once" ? "" : "ghost"} autoFocus={index === 0 && choice === "allow_once"} onClick={() => answer(question, choice)} data-testid={`permission-${choice}`}>
-                {label}
-              </button>
-            ))}
+            {/* The answers the core offers for this question; Deny is shown apart, last. */}
+            {question.choices.map(
+              (choice) =>
+                labels[choice] && (
+                  <button key={choice} type="button" className={choice === "allow_once" ? "" : "ghost"} autoFocus={index === 0 && choice === "allow_once"} onClick={() => answer(question, choice)} data-testid={`permission-${choice}`}>
+                    {labels[choice]}
+                  </button>
+                ),
+            )}
             <button type="button" className="ghost danger" onClick={() => answer(question, "deny")} data-testid="permission-deny">
               {t.deny}
             </button>

@@ -17,6 +17,7 @@ const question = (extra: Partial<PermissionQuestion> = {}): PermissionQuestion =
   conversation_id: 1,
   channel: null,
   after_strangers: false,
+  choices: ["allow_once", "allow_in_chat", "always_tool", "always_server", "deny"],
   ...extra,
 });
 
@@ -42,7 +43,7 @@ describe("permission before every action", () => {
     core.handlers.answer_permission = () => true;
     renderApp("es");
     const title = "Este chat acaba de leer un correo, que puede escribir cualquiera: Sidecar quiere ejecutar set_reminder de sidecar. Permítelo solo si lo pediste tú";
-    await act(() => core.event({ type: "permission_asked", question: question({ after_strangers: true, title, server: "sidecar", tool: "set_reminder" }) }));
+    await act(() => core.event({ type: "permission_asked", question: question({ after_strangers: true, choices: ["allow_once", "deny"], title, server: "sidecar", tool: "set_reminder" }) }));
     const card = await screen.findByTestId("permission-card");
     expect(card).toHaveTextContent("acaba de leer un correo");
     expect(within(card).queryByTestId("permission-always_tool")).toBeNull();
