@@ -53,7 +53,10 @@ impl Audio {
             return Err(VoiceError::Malformed(format!("{channels} channels at {rate} Hz")));
         }
         within_limit(samples.len() as u64 / u64::from(channels), rate)?;
-        let mono: Vec<f32> = samples.chunks(usize::from(channels)).map(|frame| frame.iter().sum::<f32>() / f32::from(channels)).collect();
+        // A float file may hold NaN, infinities or values past full scale; the resampler's
+        // FFT refuses (and panics on) what is not finite, and the speech model expects [-1, 1].
+        let heard = |s: &f32| if s.is_finite() { s.clamp(-1.0, 1.0) } else { 0.0 };
+        let mono: Vec<f32> = samples.chunks(usize::from(channels)).map(|frame| frame.iter().map(heard).sum::<f32>() / f32::from(channels)).collect();
         Ok(Self { samples: resample(&mono, rate, SAMPLE_RATE)? })
     }
 
@@ -219,5 +222,22 @@ mod tests {
         // A header that says an hour at 16 kHz: refused before a sample is read.
         assert!(matches!(Audio::decode(&wav(16_000, 3_600 * 32_000)), Err(VoiceError::TooLong { .. })));
         assert_eq!(Audio::decode(&wav(16_000, 32)).unwrap().samples().len(), 16);
+    }
+
+    #[test]
+    fn a_float_wav_of_nan_infinity_and_past_full_scale_is_heard_as_bounded_samples() {
+        // Found by the random recordings: rubato's FFT panicked on a NaN sample.
+        let mut bytes = Vec::new();
+        let spec = hound::WavSpec { channels: 2, sample_rate: 48_000, bits_per_sample: 32, sample_format: hound::SampleFormat::Float };
+        let mut writer = hound::WavWriter::new(Cursor::new(&mut bytes), spec).unwrap();
+        for i in 0..48_000 {
+            let odd = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 3.0e38, -7.5][i % 5];
+            writer.write_sample(odd).unwrap();
+            writer.write_sample(((i as f32) / 48.0).sin() * 0.5).unwrap();
+        }
+        writer.finalize().unwrap();
+        let audio = Audio::decode(&bytes).unwrap();
+        assert_eq!(audio.samples().len(), 16_000);
+        assert!(audio.samples().iter().all(|s| s.is_finite() && s.abs() <= 1.5), "a sample out of bounds");
     }
 }
