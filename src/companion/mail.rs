@@ -1,6 +1,7 @@
 //! Mail in the assembly: the account connected and disconnected, `search_mail` offered
-//! while it is, and a loop that keeps the chosen folders up to date: IDLE on the Inbox
-//! while the app runs, a sync when it wakes and at least every quarter of an hour.
+//! while it is, and a loop that keeps the chosen folders up to date (IDLE on the Inbox
+//! while the app runs, a sync when it wakes and at least every quarter of an hour) and
+//! speaks first, once, about a mail that asks by a date.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +28,25 @@ impl Companion {
     /// Forgets the account and deletes every stored mail; `search_mail` goes.
     pub async fn disconnect_mail(&self) -> Result<MailView, crate::CompanionError> {
         let view = self.mail.disconnect().await?;
+        // Recall's vectors of the mails go with them, not at the next tidy.
+        if let Err(error) = self.meaning().forget_orphans().await {
+            tracing::warn!(%error, "the vectors of the deleted mail could not be forgotten yet");
+        }
         Ok(self.offer_mail_tool(view))
+    }
+
+    /// Speaks first about the oldest mail from someone who matters that asks by a date
+    /// and was not spoken of, when the proactive rules let anything be said now; once
+    /// said, never again. Sidecar's own words: no model reads the mail for this.
+    pub async fn speak_of_mail(&self) -> Result<Option<sidecar_proactive::TickReport>, crate::CompanionError> {
+        let Some(hit) = self.mail.unspoken_asks().await?.into_iter().next() else { return Ok(None) };
+        let Some(words) = self.mail.ask_words(&hit, self.preferences.lang()) else { return Ok(None) };
+        let report = self.proactive.speak_of(&words).await?;
+        if matches!(report, sidecar_proactive::TickReport::Sent { .. }) {
+            self.mail.spoken(hit.id).await?;
+        }
+        tracing::info!(mail = hit.id, report = ?report, "a mail that asks by a date");
+        Ok(Some(report))
     }
 
     fn offer_mail_tool(&self, view: MailView) -> MailView {
@@ -49,6 +68,9 @@ impl Companion {
                 tracing::warn!(%error, "the mail could not be synced");
                 tokio::time::sleep(RETRY_AFTER).await;
                 continue;
+            }
+            if let Err(error) = self.speak_of_mail().await {
+                tracing::warn!(%error, "a mail that asks could not be spoken of");
             }
             if let Err(error) = self.mail.wait_for_mail(sidecar_mail::POLL_EVERY).await {
                 tracing::warn!(%error, "waiting for new mail failed");

@@ -75,7 +75,7 @@ impl TaskServices for ForTasks {
             let events = self.calendar.between(from, to).await.unwrap_or_default();
             let reminders = self.reminders.pending().await.unwrap_or_default();
             let checkpoints = self.context.checkpoints().await.unwrap_or_default();
-            let (mail, other_mail) = self.mail.since(from - chrono::Duration::days(1)).await.unwrap_or_default();
+            let (mail, other_mail) = self.mail.brief(from - chrono::Duration::days(1), self.lang()).await.unwrap_or_default();
             Day {
                 events: events.into_iter().map(|o| DayEvent { start: o.start, end: o.end, all_day: o.all_day, summary: o.summary }).collect(),
                 reminders: reminders.into_iter().map(|r| (r.due_at, r.message)).collect(),
@@ -85,7 +85,7 @@ impl TaskServices for ForTasks {
                     .map(|c| c.body.title)
                     .collect(),
                 place: self.models.settings().user.place.clone(),
-                mail: mail.iter().map(|m| format!("{}: {}", m.from_name.as_deref().unwrap_or(&m.from_address), m.subject)).collect(),
+                mail,
                 other_mail,
             }
         })

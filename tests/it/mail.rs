@@ -132,3 +132,94 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     assert_eq!(pending[0].message, "llamar a Ana");
     core.shutdown().await;
 }
+
+/// A mail from someone who matters is found by recall as a message is (saying it is a
+/// mail, from whom, when), and everyone else's is not; the local API's and the MCP
+/// server's recall leave mail out; recall that found a mail makes the turn's tools ask;
+/// a mail that asks by a date is spoken of first in Sidecar's own words, once; Disconnect
+/// takes the mail out of recall.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_from_someone_who_matters_is_recalled_and_spoken_of_once() {
+    use chrono::TimeZone;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Dovecot::start(&dir.path().join("imap")).await;
+    // Today at noon in Madrid: the server's SINCE reads the mails' arrival, which is now.
+    let zone = chrono_tz::Europe::Madrid;
+    let noon = zone.from_local_datetime(&Utc::now().with_timezone(&zone).date_naive().and_hms_opt(12, 0, 0).unwrap()).unwrap().with_timezone(&Utc);
+    let sent = (noon - chrono::Duration::hours(1)).to_rfc2822();
+    let ana = "Hola, he visto el apartamento de la calle Mayor.\n¿Quedamos el jueves a las 6 para verlo juntas?\nUn beso";
+    server.deliver("INBOX", &mail("Ana Ruiz <ana@example.org>", "El piso", &sent, ana)).await;
+    server
+        .deliver("INBOX", &mail("Tienda <news@tienda.example>", "Ofertas: pisos en venta", &sent, "¿Buscas piso? ¿Nos vemos el jueves a las 6 en la tienda?"))
+        .await;
+
+    let remind = json!({"message": "ver el piso", "when": "el jueves a las 18:00"}).to_string();
+    let llm = ScriptedServer::start(vec![
+        stream(tool_call_events(&[("r1", "recall", r#"{"query": "Ana piso"}"#)])),
+        stream(tool_call_events(&[("r2", "set_reminder", &remind)])),
+        stream(reply_events(&["Ana pregunta por el jueves."])),
+    ])
+    .await;
+    let core = crate::support::core()
+        .provider("p", &llm.base_url)
+        .settings("[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n")
+        .at(noon)
+        .open_in(&dir.path().join("app"))
+        .await;
+    let asker = Arc::new(ScriptedAsker::default());
+    core.permissions().set_asker(asker.clone());
+    asker.will(Choice::Deny);
+    core.connect_mail(sidecar_mail::Connect {
+        address: USER.into(),
+        server: sidecar_mail::MailServer { host: "127.0.0.1".into(), port: server.port, security: sidecar_mail::MailSecurity::Plain, hint: None },
+        username: USER.into(),
+        password: PASSWORD.into(),
+        first_days: 30,
+    })
+    .await
+    .unwrap();
+    let recall = core.recall_service().clone();
+    let mails = |hits: &[sidecar_memory::RecallHit]| hits.iter().filter(|h| h.source == "mail").cloned().collect::<Vec<_>>();
+
+    // Nobody matters yet: recall reaches no mail, and Sidecar speaks of none.
+    assert!(mails(&recall.search("piso Ana", 1500).await.unwrap().hits).is_empty());
+    assert!(core.speak_of_mail().await.unwrap().is_none());
+
+    core.mail().set_who_matters(&["ana@example.org".into()]).await.unwrap();
+    let found = mails(&recall.search("piso Ana", 1500).await.unwrap().hits);
+    assert_eq!(found.len(), 1, "Ana's mail, not the shop's: {found:?}");
+    assert_eq!(found[0].label, "Ana Ruiz <ana@example.org>");
+    assert!(found[0].snippet.contains("piso") && found[0].timestamp.parse::<chrono::DateTime<Utc>>().unwrap() == noon - chrono::Duration::hours(1));
+    let page = core.recall_service().browse("apartamento", 1, true).await.unwrap();
+    assert!(page.hits.iter().any(|h| h.source == "mail"), "the Memory view finds it too");
+    // Another program asking Sidecar's memory (the local API, MCP) never gets a mail.
+    assert!(mails(&recall.search_for_others("piso Ana", 1500).await.unwrap().hits).is_empty());
+
+    // Ana asks by a date: said first, in Sidecar's words, once; the shop's question is not.
+    let report = core.speak_of_mail().await.unwrap().expect("a mail that asks");
+    let sidecar_proactive::TickReport::Sent { approved, routed, .. } = report else { panic!("not sent: {report:?}") };
+    assert!(routed.reached_anyone());
+    assert!(approved.text.starts_with("Ana Ruiz asks about Thursday") && approved.text.contains("18:00"), "{}", approved.text);
+    assert!(approved.text.ends_with("in a mail (El piso): “¿Quedamos el jueves a las 6 para verlo juntas?”"), "{}", approved.text);
+    assert!(core.speak_of_mail().await.unwrap().is_none(), "never twice");
+
+    // The brief names Ana's mail with what it asks, and counts the shop's.
+    let (lines, others) = core.mail().brief(noon - chrono::Duration::days(1), Lang::Es).await.unwrap();
+    assert_eq!(others, 1);
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with("Ana Ruiz: El piso (pregunta por el jueves") && lines[0].ends_with("18:00)"), "{lines:?}");
+
+    // Recall that found the mail: the reminder the model then sets asks first, denied.
+    core.send("¿Qué me dijo Ana del piso?").await.unwrap();
+    let requests = llm.requests.lock().unwrap().clone();
+    let read = requests[1]["messages"].to_string();
+    assert!(read.contains("untrusted_content source=\\\"mail\\\"") && read.contains("verlo juntas"), "{read}");
+    assert_eq!(asker.questions(), 1);
+    assert!(asker.last().after_strangers && asker.last().tool == "set_reminder");
+    assert!(core.reminders().pending().await.unwrap().is_empty());
+
+    // Disconnected, the mail is out of recall.
+    core.disconnect_mail().await.unwrap();
+    assert!(mails(&recall.search("piso Ana", 1500).await.unwrap().hits).is_empty());
+    core.shutdown().await;
+}

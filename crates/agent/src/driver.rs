@@ -234,7 +234,8 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
                     let running = std::time::Instant::now();
                     let asked = context.tools.asking_time();
                     let event = run_tools(&context, calls.clone(), deadline, ledger.after_strangers).await;
-                    if calls.iter().any(|call| context.tools.strangers_words(&call.name)) {
+                    let quoted = matches!(&event, TurnEvent::ToolsFinished(results) if results.iter().any(|r| sidecar_tools::quotes_strangers(&r.content)));
+                    if quoted || calls.iter().any(|call| context.tools.strangers_words(&call.name)) {
                         tracing::info!("the turn read a stranger's words: its tools ask from now on");
                         ledger.after_strangers = true;
                     }
@@ -312,13 +313,13 @@ async fn call_model(
 }
 
 /// Whether `prompt` still carries what a stranger wrote: the result of a tool that hands
-/// one over (a mail an earlier turn read), not yet cleared from the context.
+/// one over or quotes one (a mail an earlier turn read), not yet cleared from the context.
 fn carries_strangers_words(prompt: &[ChatMessage], tools: &ToolRegistry) -> bool {
     let calls: std::collections::HashSet<&str> =
         prompt.iter().flat_map(|m| &m.tool_calls).filter(|c| tools.strangers_words(&c.name)).map(|c| c.id.as_str()).collect();
     prompt.iter().any(|m| {
         m.role == sidecar_llm::Role::Tool
-            && m.tool_call_id.as_deref().is_some_and(|id| calls.contains(id))
+            && (m.tool_call_id.as_deref().is_some_and(|id| calls.contains(id)) || sidecar_tools::quotes_strangers(&m.content))
             && !m.content.starts_with(crate::context::fit::CLEARED_PREFIX)
     })
 }

@@ -122,6 +122,20 @@ pub struct Options {
     pub lang: Lang,
     /// The hour of an all-day reminder.
     pub all_day: NaiveTime,
+    /// What a bare hour that could be morning or afternoon ("el jueves a las 6") is.
+    pub bare_hour: BareHour,
+}
+
+/// What a bare hour from one to six with a day ("el jueves a las 6", "at 3") is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BareHour {
+    /// Asked back ([`DateErrorKind::AmbiguousHour`]): a reminder set at the wrong one is
+    /// missed, so the user says which.
+    #[default]
+    Ask,
+    /// The afternoon's, as people meeting mean it: for reading what someone else wrote
+    /// (a mail's "¿el jueves a las 6?"), where nobody can be asked.
+    Afternoon,
 }
 
 /// When a date said with no hour is reminded, unless the user set another hour.
@@ -132,7 +146,7 @@ pub const DEFAULT_ALL_DAY: NaiveTime = match NaiveTime::from_hms_opt(9, 0, 0) {
 
 impl Options {
     pub fn new(lang: Lang) -> Self {
-        Self { lang, all_day: DEFAULT_ALL_DAY }
+        Self { lang, all_day: DEFAULT_ALL_DAY, bare_hour: BareHour::Ask }
     }
 }
 
@@ -291,7 +305,7 @@ pub fn parse(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Resu
     }
     if let Some(reading) = iso(raw, zone, lang) {
         let reading = reading.map_err(|kind| fail(kind, raw))?;
-        let cx = Context { now, zone, lang, all_day: options.all_day };
+        let cx = Context { now, zone, lang, all_day: options.all_day, bare_hour: options.bare_hour };
         if reading.at <= now {
             return Err(fail(DateErrorKind::Past, raw));
         }
@@ -321,7 +335,7 @@ pub fn parse(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Resu
             }
         }
     }
-    let cx = Context { now, zone, lang, all_day: options.all_day };
+    let cx = Context { now, zone, lang, all_day: options.all_day, bare_hour: options.bare_hour };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, raw))?;
     read(&parts, &cx).map_err(|kind| explain(kind, raw, &parts, &cx))
 }
@@ -494,7 +508,7 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
     let said: Vec<&str> = spans.iter().map(|s| &raw[toks[s.from].start..toks[s.to - 1].end]).collect();
     let when_text = said.join(" ");
     let components: Vec<Component> = spans.iter().flat_map(|s| s.components.clone()).collect();
-    let cx = Context { now, zone, lang, all_day: options.all_day };
+    let cx = Context { now, zone, lang, all_day: options.all_day, bare_hour: options.bare_hour };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, &when_text))?;
     let when = read(&parts, &cx).map_err(|kind| explain(kind, &when_text, &parts, &cx))?;
     if let Some((from, to)) = unread.filter(|&(from, to)| !leftover::restates(&toks[from..to], when.local().hour())) {

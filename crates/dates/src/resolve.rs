@@ -86,6 +86,7 @@ pub(crate) struct Context {
     pub lang: Lang,
     /// The hour of an all-day reminder (a date with no time).
     pub all_day: NaiveTime,
+    pub bare_hour: crate::BareHour,
 }
 
 impl Context {
@@ -306,10 +307,11 @@ pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind
     }
     let explicit_year = matches!(parts.day, Some(Day::Calendar { year: Some(_), .. }));
     let (time, all_day, guess) = match (&parts.hour, parts.part) {
-        (Some(hour), part) => {
-            let (h, m, guess) = clock_hour(hour, part)?;
-            (Some((h, m)), false, guess)
-        }
+        (Some(hour), part) => match clock_hour(hour, part)? {
+            // "a las 6" read as someone else meant it: the afternoon's, nothing to ask.
+            (h, m, true) if cx.bare_hour == crate::BareHour::Afternoon => (Some((if h < 7 { h + 12 } else { h }, m)), false, false),
+            (h, m, guess) => (Some((h, m)), false, guess),
+        },
         (None, Some(part)) => (Some((part.default_hour(), 0)), false, false),
         (None, None) => (None, true, false),
     };

@@ -103,6 +103,23 @@ fn an_early_hour_on_another_day_is_asked_on_that_day() {
     assert_eq!(local("el miércoles a las 8"), "2026-11-25 08:00");
 }
 
+/// Read as someone else meant it (a mail's question, where nobody can be asked), a bare
+/// hour from one to six is the afternoon's; from seven on, and every hour said outright,
+/// as before; a reminder's reading still asks.
+#[test]
+fn a_bare_hour_read_for_someone_else_is_the_afternoons() {
+    let theirs = |said: &str, lang| {
+        let options = Options { bare_hour: BareHour::Afternoon, ..Options::new(lang) };
+        parse(said, now(), Madrid, options).map(|r| r.local().format("%Y-%m-%d %H:%M").to_string()).unwrap_or_else(|e| format!("!{:?}", e.kind))
+    };
+    assert_eq!(theirs("el jueves a las 6", Lang::Es), "2026-11-19 18:00");
+    assert_eq!(theirs("thursday at 3", Lang::En), "2026-11-19 15:00");
+    assert_eq!(theirs("el jueves a las 6 de la mañana", Lang::Es), "2026-11-19 06:00");
+    assert_eq!(theirs("el miércoles a las 8", Lang::Es), "2026-11-25 08:00");
+    assert_eq!(theirs("el jueves a las 06:00", Lang::Es), "2026-11-19 06:00");
+    assert_eq!(parse("el jueves a las 6", now(), Madrid, Options::new(Lang::Es)).unwrap_err().kind, DateErrorKind::AmbiguousHour);
+}
+
 /// Said in other assistants' tests: a span counted from a named day, three quarters,
 /// midnight in two words, "este sábado" on a Saturday, minutes apart from the hour, the
 /// 24-hour clock's leading zero and a part of the day that outweighs it.

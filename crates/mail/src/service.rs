@@ -18,6 +18,10 @@ use crate::rows::{self, MailAccount, MailFolder};
 use crate::server::MailServer;
 use crate::sync::{folder_names, sync_folder, FolderSync};
 
+/// How recent a mail must be for Sidecar to speak first about it: older, the user has
+/// likely read it elsewhere.
+pub const ASKS_WITHIN: chrono::Duration = chrono::Duration::hours(24);
+
 /// The keychain entry of the account's password.
 const SECRET: &str = "mail/account";
 
@@ -76,6 +80,7 @@ impl MailService {
         rows::found_folders(&self.store, &names).await?;
         self.sync_with(&mut session, account.first_days, lang).await;
         let _ = session.logout().await;
+        crate::in_recall::refresh(&self.store).await?;
         self.view().await
     }
 
@@ -83,6 +88,7 @@ impl MailService {
     pub async fn disconnect(&self) -> Result<MailView, MailError> {
         rows::forget_all(&self.store).await?;
         self.secrets.delete(SECRET);
+        crate::in_recall::refresh(&self.store).await?;
         self.view().await
     }
 
@@ -97,12 +103,14 @@ impl MailService {
     /// Reads these folders from now on; a folder no longer read keeps no mail.
     pub async fn choose_folders(&self, read: &[String]) -> Result<MailView, MailError> {
         rows::choose(&self.store, read).await?;
+        crate::in_recall::refresh(&self.store).await?;
         self.view().await
     }
 
     /// Sets who matters (addresses and domains; anything else is left out).
     pub async fn set_who_matters(&self, people: &[String]) -> Result<MailView, MailError> {
         crate::people::set(&self.store, people).await?;
+        crate::in_recall::refresh(&self.store).await?;
         self.view().await
     }
 
@@ -114,7 +122,32 @@ impl MailService {
     /// Mail since `since` from people who matter, and how many others came (counted,
     /// not read).
     pub async fn since(&self, since: DateTime<Utc>) -> Result<(Vec<crate::MailHit>, u32), MailError> {
-        crate::find::since(&self.store, since).await
+        crate::find::since(&self.store, since, self.clock.zone()).await
+    }
+
+    /// The brief's lines for the mail since `since` from people who matter (with what
+    /// each asks by a date), in `lang`, and how many others came.
+    pub async fn brief(&self, since: DateTime<Utc>, lang: Lang) -> Result<(Vec<String>, u32), MailError> {
+        let (mail, others) = self.since(since).await?;
+        Ok((mail.iter().map(|m| crate::brief_line(m, self.clock.zone(), lang)).collect(), others))
+    }
+
+    /// What Sidecar says first about `hit`, in `lang` ([`crate::ask_words`]).
+    pub fn ask_words(&self, hit: &crate::MailHit, lang: Lang) -> Option<String> {
+        crate::ask_words(hit, self.clock.zone(), lang)
+    }
+
+    /// Mail from people who matter, sent in the last [`ASKS_WITHIN`], that asks by a
+    /// moment still ahead and that Sidecar has not spoken of: what it may speak first
+    /// about, oldest first.
+    pub async fn unspoken_asks(&self) -> Result<Vec<crate::MailHit>, MailError> {
+        let now = self.now();
+        crate::find::unspoken_asks(&self.store, now - ASKS_WITHIN, now, self.clock.zone()).await
+    }
+
+    /// Records that Sidecar spoke of mail `id`: it is never spoken of again.
+    pub async fn spoken(&self, id: i64) -> Result<(), MailError> {
+        crate::find::spoken(&self.store, id, self.now()).await
     }
 
     /// Senders of the kept mail whose first name is in `known` (the user's facts and
@@ -136,6 +169,12 @@ impl MailService {
     /// refuses, each folder keeps its last copy and says why (in `lang`), and the
     /// error is returned.
     pub async fn sync_all(&self, lang: Lang) -> Result<Vec<(String, FolderSync)>, MailError> {
+        let synced = self.sync_every_folder(lang).await;
+        crate::in_recall::refresh(&self.store).await?;
+        synced
+    }
+
+    async fn sync_every_folder(&self, lang: Lang) -> Result<Vec<(String, FolderSync)>, MailError> {
         match self.session().await {
             Ok((account, mut session)) => {
                 let reports = self.sync_with(&mut session, account.first_days, lang).await;

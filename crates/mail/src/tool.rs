@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use sidecar_domain::Clock;
 use sidecar_domain::Lang;
-use sidecar_tools::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
+use sidecar_tools::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture, STRANGERS};
 
 use crate::service::MailService;
 
@@ -81,7 +81,7 @@ impl Tool for SearchMail {
                     })
                 })
                 .collect();
-            Ok(untrusted("mail", &serde_json::to_string_pretty(&mails).unwrap_or_default()))
+            Ok(untrusted(STRANGERS, &serde_json::to_string_pretty(&mails).unwrap_or_default()))
         })
     }
 }

@@ -17,7 +17,7 @@ use super::config::{ProactiveConfig, HUSH};
 use super::decision::{self, SpontaneousContext};
 use super::error::ProactiveError;
 use super::events::ProactiveEvent;
-use super::rules::{self, Block, MessageType, Skip};
+use super::rules::{self, Approved, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
 use sidecar_domain::Clock;
@@ -25,9 +25,11 @@ use sidecar_domain::Lang;
 use sidecar_llm::ChatRequest;
 use sidecar_llm::Models;
 use sidecar_memory::KnowledgeStore;
-use sidecar_outbox::{Kind, MessageRouter, Outgoing};
+use sidecar_outbox::{Kind, MessageRouter, Outgoing, Routed};
 use sidecar_settings::Purpose;
 use sidecar_store::Store;
+
+mod noticed;
 
 /// The decision's answer is short JSON.
 const DECISION_MAX_TOKENS: u32 = 200;
@@ -36,6 +38,17 @@ const DECISION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90)
 /// Held while the model is asked anything for the user (a turn, or the spontaneous
 /// decision): one at a time (P7). Shared by the conversation and proactivity.
 pub type BrainLock = Arc<tokio::sync::Mutex<()>>;
+
+/// What the rules before speaking let through ([`ProactiveService::open`]).
+struct Opened {
+    now: DateTime<Utc>,
+    config: ProactiveConfig,
+    state: ProactiveState,
+    /// Where the user is, so where a message would be shown.
+    channel: Channel,
+    /// The kinds of message welcome there now.
+    welcome: Vec<MessageType>,
+}
 
 pub struct ProactiveService {
     store: Store,
@@ -274,10 +287,15 @@ impl ProactiveService {
     fn welcome(&self, config: &ProactiveConfig, state: &ProactiveState, now: DateTime<Utc>) -> (Channel, Vec<MessageType>) {
         let presence = state.presence(now, config.sinks.phone_when_idle_minutes);
         let channel = self.router.spontaneous_channel(&config.sinks, presence).unwrap_or(Channel::Desktop);
+        let welcome = MessageType::ALL.into_iter().filter(|k| config.level.allows(*k) && Self::learned_welcome(config, state, now, channel, *k)).collect();
+        (channel, welcome)
+    }
+
+    /// Whether what the user's answers taught leaves `kind` welcome on `channel` now.
+    fn learned_welcome(config: &ProactiveConfig, state: &ProactiveState, now: DateTime<Utc>, channel: Channel, kind: MessageType) -> bool {
         // At a whole allowance a kind may come as often as the level allows.
         let gap = chrono::Duration::hours(24) / config.level.max_per_day().max(1) as i32;
-        let welcome = MessageType::ALL.into_iter().filter(|k| config.level.allows(*k) && state.learned.allows(*k, channel, gap, now)).collect();
-        (channel, welcome)
+        state.learned.allows(kind, channel, gap, now)
     }
 
     /// Says once, in the user's language, that a kind of message pauses.
@@ -378,36 +396,48 @@ impl ProactiveService {
         .await
     }
 
-    async fn decide(&self, mode: TickMode) -> Result<TickReport, ProactiveError> {
+    /// The rules before anything is said (P1–P4, P11, P13, quiet, the sinks, what is
+    /// welcome, a meeting under way, Do Not Disturb): where and what may be said now, or
+    /// why nothing may. `DecideOnly` checks only what is welcome.
+    async fn open(&self, mode: TickMode) -> Result<Result<Opened, Skip>, ProactiveError> {
         let zone = self.clock.zone();
         let (now, config, state) = self.now_config_state().await?;
         if mode == TickMode::Send {
             let last_user = self.last_user_message(&state).await?.map(|(at, _)| at);
             if let Err(reason) = rules::precheck(&config, &state, now, zone, last_user) {
-                return Ok(TickReport::Skipped { reason });
+                return Ok(Err(reason));
             }
             if !self.router.takes_spontaneous(&config.sinks, state.presence(now, config.sinks.phone_when_idle_minutes)) {
-                return Ok(TickReport::Skipped { reason: Skip::NoSink });
+                return Ok(Err(Skip::NoSink));
             }
         }
         // Silences that outlived their answer window are counted (written only then).
         let state = if mode == TickMode::Send && state.learned.due_to_expire(now) { self.learn(|learned| learned.expire(now)).await? } else { state };
         let (channel, welcome) = self.welcome(&config, &state, now);
         if welcome.is_empty() {
-            return Ok(TickReport::Skipped { reason: Skip::NotWelcome });
+            return Ok(Err(Skip::NotWelcome));
         }
         if mode == TickMode::Send {
             if let Some(event) = self.in_an_event(now).await {
                 tracing::info!(%event, "a busy event is under way in the calendar");
-                return Ok(TickReport::Skipped { reason: Skip::InAnEvent });
+                return Ok(Err(Skip::InAnEvent));
             }
         }
         if mode == TickMode::Send && channel == Channel::Desktop {
             if let Some(which) = crate::do_not_disturb::desktop_silenced().await {
                 tracing::info!(which, "the desktop is set to Do Not Disturb");
-                return Ok(TickReport::Skipped { reason: Skip::DoNotDisturb });
+                return Ok(Err(Skip::DoNotDisturb));
             }
         }
+        Ok(Ok(Opened { now, config, state, channel, welcome }))
+    }
+
+    async fn decide(&self, mode: TickMode) -> Result<TickReport, ProactiveError> {
+        let zone = self.clock.zone();
+        let Opened { now, config, state, channel, welcome } = match self.open(mode).await? {
+            Ok(opened) => opened,
+            Err(reason) => return Ok(TickReport::Skipped { reason }),
+        };
         // P7/P16: the brain lock is tried, never waited for, and released by its guard
         // on every path out of here, errors included.
         let Ok(_brain) = self.brain.try_lock() else {
@@ -455,7 +485,14 @@ impl ProactiveService {
         if cancel.is_cancelled() || !rules::still_quiet(self.last_user_message(&fresh).await?.map(|(at, _)| at), now) {
             return Ok(TickReport::Blocked { block: Block::UserBecameActive, prompt_tokens });
         }
-        // Marked before it is sent: a crash in between loses one message, never repeats it.
+        let routed = self.send_approved(&approved, &config, now, channel).await?;
+        Ok(TickReport::Sent { approved, routed, prompt_tokens })
+    }
+
+    /// Sends what passed every rule, counted against the limits before it goes: a crash
+    /// in between loses one message, never repeats it.
+    async fn send_approved(&self, approved: &Approved, config: &ProactiveConfig, now: DateTime<Utc>, channel: Channel) -> Result<Routed, ProactiveError> {
+        let zone = self.clock.zone();
         let (marked, _) = self.store.proactive().update_proactive_state(|s| s.mark_sent(now, zone, approved.greeting)).await?;
         let outgoing = Outgoing {
             kind: Kind::Spontaneous,
@@ -474,7 +511,7 @@ impl ProactiveService {
             let shown_on = routed.channel.unwrap_or(channel);
             self.store.proactive().update_proactive_state(|s| s.learned.sent(kind, shown_on, routed.message_id, now)).await?;
         }
-        Ok(TickReport::Sent { approved, routed, prompt_tokens })
+        Ok(routed)
     }
 
     /// One short model call, no tools, no history; its usage is recorded.

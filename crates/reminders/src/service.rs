@@ -101,7 +101,7 @@ impl ReminderService {
     }
 
     fn options(&self) -> Options {
-        Options { lang: self.lang, all_day: self.all_day.unwrap_or(dates::DEFAULT_ALL_DAY) }
+        Options { all_day: self.all_day.unwrap_or(dates::DEFAULT_ALL_DAY), ..Options::new(self.lang) }
     }
 
     /// Reads `text` as a time, now, in the user's zone.

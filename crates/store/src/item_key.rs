@@ -1,5 +1,5 @@
 //! What a stored item is, as recall and the vectors name it: a message, a fact, a
-//! summary or a checkpoint, by id. The store's words index returns these keys.
+//! summary, a checkpoint or a mail, by id. The store's words index returns these keys.
 
 /// What a vector stands for: a message, a fact, a summary or a checkpoint, by id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -27,10 +27,12 @@ pub enum ItemKind {
     Fact,
     Summary,
     Checkpoint,
+    /// A mail from someone who matters, put in the index by the mail feature.
+    Mail,
 }
 
 impl ItemKind {
-    pub(crate) const ALL: [ItemKind; 4] = [ItemKind::Message, ItemKind::Fact, ItemKind::Summary, ItemKind::Checkpoint];
+    pub(crate) const ALL: [ItemKind; 5] = [ItemKind::Message, ItemKind::Fact, ItemKind::Summary, ItemKind::Checkpoint, ItemKind::Mail];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -38,6 +40,7 @@ impl ItemKind {
             ItemKind::Fact => "fact",
             ItemKind::Summary => "summary",
             ItemKind::Checkpoint => "checkpoint",
+            ItemKind::Mail => "mail",
         }
     }
 

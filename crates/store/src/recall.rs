@@ -1,6 +1,7 @@
 //! What recall reads from the store: matches by words (SQLite FTS5, bm25,
-//! accent-insensitive) over messages, the facts index, summaries and checkpoints, and
-//! the found items whole, with the turns beside them.
+//! accent-insensitive) over messages, the facts index, summaries, checkpoints and the
+//! mails the mail feature put in reach, and the found items whole, with the turns beside
+//! them.
 
 use super::item_key::{ItemKind, Key};
 use super::{Store, StoreError};
@@ -185,7 +186,7 @@ impl RecallIndex<'_> {
 
     /// Summaries and checkpoints by key, with their text and time.
     pub async fn notes(&self, keys: &[Key]) -> Result<Vec<FoundText>, StoreError> {
-        let mut found = Vec::new();
+        let mut found = self.mails(keys).await?;
         for key in keys.iter().filter(|k| matches!(k.kind, ItemKind::Summary | ItemKind::Checkpoint)) {
             let row: Option<(String, String)> = sqlx::query_as(
                 "SELECT n.text, COALESCE(s.created_at, c.updated_at, '') FROM notes_fts n
@@ -203,5 +204,56 @@ impl RecallIndex<'_> {
             }
         }
         Ok(found)
+    }
+
+    /// The mails among `keys` still in the index, labelled with their sender and timed by
+    /// when they were sent.
+    async fn mails(&self, keys: &[Key]) -> Result<Vec<FoundText>, StoreError> {
+        let ids: Vec<i64> = keys.iter().filter(|k| k.kind == ItemKind::Mail).map(|k| k.id).collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows: Vec<(i64, String, String, Option<String>, String)> = sqlx::query_as(
+            "SELECT n.ref_id, n.text, m.sent_at, m.from_name, m.from_address FROM notes_fts n JOIN mails m ON m.id = n.ref_id
+             WHERE n.kind = 'mail' AND n.ref_id IN (SELECT value FROM json_each(?))",
+        )
+        .bind(serde_json::to_string(&ids).expect("ids serialise"))
+        .fetch_all(&self.store.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, text, sent_at, name, address)| FoundText {
+                key: Key { kind: ItemKind::Mail, id },
+                conversation_id: None,
+                label: match name {
+                    Some(name) => format!("{name} <{address}>"),
+                    None => address,
+                },
+                text,
+                timestamp: sent_at,
+                external_id: None,
+                superseded: None,
+            })
+            .collect())
+    }
+
+    /// The mails recall finds, by id (the mail feature keeps them: those from people who
+    /// matter).
+    pub async fn mail_ids(&self) -> Result<Vec<i64>, StoreError> {
+        let rows: Vec<(i64,)> = sqlx::query_as("SELECT ref_id FROM notes_fts WHERE kind = 'mail'").fetch_all(&self.store.pool).await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// Puts `mails` (id, the text searched) in reach of recall, and takes `gone` out of it.
+    pub async fn change_mails(&self, mails: &[(i64, String)], gone: &[i64]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for id in gone {
+            sqlx::query("DELETE FROM notes_fts WHERE kind = 'mail' AND ref_id = ?").bind(id).execute(&mut *tx).await?;
+        }
+        for (id, text) in mails {
+            sqlx::query("INSERT INTO notes_fts (kind, ref_id, text) VALUES ('mail', ?, ?)").bind(id).bind(text).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 }

@@ -98,7 +98,9 @@ pub trait Tool: Send + Sync {
     }
     /// What it returns was written by a stranger who may want Sidecar to act (a mail):
     /// after it ran, and in later turns while its result stays in the prompt, the other
-    /// tools ask first ([`CallScope::after_strangers`]).
+    /// tools ask first ([`CallScope::after_strangers`]). A tool that only sometimes
+    /// returns one (recall finding a mail) quotes it under [`STRANGERS`] instead
+    /// ([`quotes_strangers`]).
     fn strangers_words(&self) -> bool {
         false
     }
@@ -278,6 +280,16 @@ impl ToolRegistry {
 
 /// Wraps text from outside (web pages, search results) so the model treats it as
 /// data: delimiters plus an explicit instruction that it carries no instructions.
+/// The source a stranger's words are quoted under ([`untrusted`]): a mail, whichever
+/// tool found it (`search_mail`, or `recall` when a hit is a mail).
+pub const STRANGERS: &str = "mail";
+
+/// Whether a tool's result quotes a stranger's words ([`STRANGERS`]): after it, and in
+/// later turns while it stays in the prompt, the tools that act ask the user first.
+pub fn quotes_strangers(content: &str) -> bool {
+    content.contains(&format!("<untrusted_content source=\"{STRANGERS}\">"))
+}
+
 pub fn untrusted(source: &str, text: &str) -> String {
     // A page must not be able to close the wrapper early.
     let text = text.replace("</untrusted_content>", "</untrusted_content_>");

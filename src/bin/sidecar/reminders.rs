@@ -25,7 +25,7 @@ pub(crate) fn parse_date(
             .with_timezone(&chrono::Utc),
         None => chrono::Utc::now(),
     };
-    match dates::read_or_find(text, now, zone, dates::Options { lang, all_day }) {
+    match dates::read_or_find(text, now, zone, dates::Options { all_day, ..dates::Options::new(lang) }) {
         Ok(dates::Found { when: w, split }) => {
             let local = w.local().to_rfc3339();
             let words = w.rule_words(lang);

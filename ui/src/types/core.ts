@@ -1311,15 +1311,15 @@ allowed_usd: number, period: Period, usd: number, } & ({ "scope": "all" } | { "s
  */
 export type RecallHit = { 
 /**
- * `message`, `fact`, `summary` or `checkpoint`.
+ * `message`, `fact`, `summary`, `checkpoint` or `mail`.
  */
 source: string, 
 /**
- * The message, summary or checkpoint id, or the fact's line in learnings.md.
+ * The message, summary, checkpoint or mail id, or the fact's line in learnings.md.
  */
 id: number, 
 /**
- * For messages: who said it; for facts: the category.
+ * For messages: who said it; for facts: the category; for mail: its sender.
  */
 label: string, 
 /**

@@ -99,12 +99,14 @@ impl EmbeddingRows<'_> {
         Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(self.store.pool()).await?.rows_affected())
     }
 
-    /// The vectors whose message, summary or checkpoint is gone (a conversation deleted
-    /// for good, an edited reply replaced): their keys, and removed.
+    /// The vectors whose message, summary, checkpoint or mail is gone (a conversation
+    /// deleted for good, an edited reply replaced, a mail deleted or no longer from
+    /// someone who matters): their keys, and removed.
     pub(crate) async fn forget_orphans(&self) -> Result<Vec<Key>, StoreError> {
         const ORPHANS: &str = "FROM embeddings WHERE (kind = 'message' AND ref_id NOT IN (SELECT id FROM messages))
                OR (kind = 'summary' AND ref_id NOT IN (SELECT id FROM context_summaries))
-               OR (kind = 'checkpoint' AND ref_id NOT IN (SELECT id FROM checkpoints))";
+               OR (kind = 'checkpoint' AND ref_id NOT IN (SELECT id FROM checkpoints))
+               OR (kind = 'mail' AND ref_id NOT IN (SELECT ref_id FROM notes_fts WHERE kind = 'mail'))";
         let mut tx = self.store.write_transaction().await?;
         let rows: Vec<(String, i64)> = sqlx::query_as(columns_sql!("SELECT DISTINCT kind, ref_id {ORPHANS}")).fetch_all(&mut *tx).await?;
         sqlx::query(columns_sql!("DELETE {ORPHANS}")).execute(&mut *tx).await?;

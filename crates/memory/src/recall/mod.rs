@@ -115,11 +115,11 @@ const IN_SPAN_BOOST: f64 = 2.0;
 /// One search result.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct RecallHit {
-    /// `message`, `fact`, `summary` or `checkpoint`.
+    /// `message`, `fact`, `summary`, `checkpoint` or `mail`.
     pub source: String,
-    /// The message, summary or checkpoint id, or the fact's line in learnings.md.
+    /// The message, summary, checkpoint or mail id, or the fact's line in learnings.md.
     pub id: i64,
-    /// For messages: who said it; for facts: the category.
+    /// For messages: who said it; for facts: the category; for mail: its sender.
     pub label: String,
     /// The text, cut around the first match, with the query's words in [brackets].
     pub snippet: String,
@@ -205,8 +205,23 @@ impl Recall {
         self.search_in(query, budget_tokens, RecallMode::Hybrid).await
     }
 
+    /// [`Recall::search`] for a program other than Sidecar (the local API, Sidecar as an
+    /// MCP server): mail is left out. A stranger wrote it, and Sidecar's own chat is the
+    /// one place that reads it under the rule that a turn which read mail asks first.
+    pub async fn search_for_others(&self, query: &str, budget_tokens: usize) -> Result<RecallResults, StoreError> {
+        self.search_of(query, budget_tokens, RecallMode::Hybrid, false).await
+    }
+
     pub async fn search_in(&self, query: &str, budget_tokens: usize, mode: RecallMode) -> Result<RecallResults, StoreError> {
-        let Ranking { ranked, found, words_only, .. } = self.ranking(query, mode, Reader::Model).await?;
+        self.search_of(query, budget_tokens, mode, true).await
+    }
+
+    async fn search_of(&self, query: &str, budget_tokens: usize, mode: RecallMode, with_mail: bool) -> Result<RecallResults, StoreError> {
+        let Ranking { ranked, mut found, words_only, .. } = self.ranking(query, mode, Reader::Model).await?;
+        if !with_mail {
+            found.retain(|key, _| key.kind != ItemKind::Mail);
+        }
+        let ranked: Vec<(Key, f64)> = ranked.into_iter().filter(|(key, _)| found.contains_key(key)).collect();
         // The budget holds different things: the same thing said again goes last.
         let ranked = if mode == RecallMode::Words { ranked } else { self.meaning.repeats_last(ranked, VARIETY_WINDOW, self.meaning.thresholds().repeat) };
         let mut results = self.pack(query, &ranked, &found, budget_tokens).await?;

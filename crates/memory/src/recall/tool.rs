@@ -35,7 +35,7 @@ impl Tool for RecallTool {
     }
 
     fn description(&self) -> &'static str {
-        "Search everything the user ever said, every saved fact, and the summaries and checkpoints of earlier work, including what is no longer in this conversation. Returns snippets with their source and date."
+        "Search everything the user ever said, every saved fact, the summaries and checkpoints of earlier work, and mail from people who matter to the user, including what is no longer in this conversation. Returns snippets with their source and date."
     }
     fn title(&self, lang: sidecar_domain::Lang) -> String {
         lang.pick("Search past conversations and memory", "Buscar en conversaciones pasadas y en la memoria").into()
@@ -55,6 +55,11 @@ impl Tool for RecallTool {
             let mut out = super::line::lines(&results.hits);
             if results.omitted > 0 {
                 out.push_str(&format!("({} more matches not shown; search with more specific words.)\n", results.omitted));
+            }
+            // A mail found is a stranger's words: quoted as data, and the turn's tools
+            // that act ask the user from now on (`sidecar_tools::quotes_strangers`).
+            if results.hits.iter().any(|hit| hit.source == sidecar_store::ItemKind::Mail.as_str()) {
+                return Ok(sidecar_tools::untrusted(sidecar_tools::STRANGERS, &out));
             }
             Ok(out)
         })

@@ -189,7 +189,7 @@ impl LocalApi {
             Route::Recall => {
                 let ask: RecallAsk = parse(&body)?;
                 let budget = ask.budget_tokens.unwrap_or(1500).clamp(100, 8000);
-                let found = self.recall.search(&ask.query, budget).await.map_err(failed)?;
+                let found = self.recall.search_for_others(&ask.query, budget).await.map_err(failed)?;
                 let hits: Vec<_> = found.hits.into_iter().filter(|hit| disclosure::hit_shown(hit, health)).collect();
                 ok(json!({"results": hits, "omitted": found.omitted, "words_only": found.words_only}))
             }

@@ -148,11 +148,11 @@ impl SidecarServer {
         }
     }
 
-    /// The hybrid recall, as Sidecar's own tool answers it, less health facts unless
-    /// `health`.
+    /// The hybrid recall, as Sidecar's own tool answers it, less mail (always) and
+    /// health facts unless `health`.
     async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, NotServed> {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or(NotServed::NoQuery)?;
-        let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await?;
+        let results = self.recall.search_for_others(query, RECALL_BUDGET_TOKENS).await?;
         let shown: Vec<_> = results.hits.into_iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).collect();
         Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { sidecar_memory::lines(&shown) })
     }

@@ -254,7 +254,9 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
                     ? hit.label === "user"
                       ? t.you
                       : t.sidecar
-                    : hit.label}{" "}
+                    : hit.source === "mail"
+                      ? t.memoryMailFrom(hit.label)
+                      : hit.label}{" "}
                 ·{" "}
                 {shortDay(hit.timestamp, t.locale)}
                 {hit.external_id ? ` · ${hit.external_id}` : ""}

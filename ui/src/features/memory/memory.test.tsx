@@ -74,6 +74,24 @@ describe("memory view", () => {
     await waitFor(() => expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor!", pages: 1, weaker: false }), { timeout: 2000 });
   });
 
+  it("says a hit is a mail and from whom, with no link into a chat", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => ({ facts: [], problems: [] });
+    core.handlers.search_memory = () => ({
+      hits: [{ source: "mail", id: 7, label: "Ana Ruiz <ana@example.org>", snippet: "Ana Ruiz: El [piso]", timestamp: "2026-12-07T09:00:00+00:00", external_id: null, score: 0.05, beside: false }],
+      more: 0,
+      weaker: 0,
+      words_only: null,
+    });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.type(screen.getByTestId("memory-search"), "piso");
+    const hit = await screen.findByTestId("recall-hit", {}, { timeout: 2000 });
+    expect(hit).toHaveTextContent("Mail from Ana Ruiz <ana@example.org> · 7 Dec 2026");
+    expect(within(hit).queryByTestId("open-hit")).not.toBeInTheDocument();
+  });
+
   it("edits, moves and deletes a fact, sending the text it showed", async () => {
     const core = new FakeCore();
     core.handlers.memory_report = () => report;
