@@ -23,8 +23,9 @@ use sidecar_domain::Lang;
 struct State {
     /// Where each phone channel's last message came from: its turn asks there.
     heard: HashMap<Channel, (Arc<dyn MessageSource>, IncomingMessage)>,
-    /// The question waiting on each channel, and who wrote the message that raised it.
-    waiting: HashMap<Channel, (u64, String, oneshot::Sender<Choice>)>,
+    /// The question waiting on each channel: its id, who wrote the message that raised
+    /// it, the answers it offered, and where the answer goes.
+    waiting: HashMap<Channel, (u64, String, Vec<Choice>, oneshot::Sender<Choice>)>,
     next_id: u64,
 }
 
@@ -55,12 +56,12 @@ impl PhoneQuestions {
     /// one (from the same person, in the words offered). True when it was.
     pub(crate) fn answered(&self, message: &IncomingMessage) -> bool {
         let mut state = self.state.lock().expect("phone questions lock");
-        let Some((_, asked_by, _)) = state.waiting.get(&message.channel) else { return false };
+        let Some((_, asked_by, offered, _)) = state.waiting.get(&message.channel) else { return false };
         if *asked_by != message.user_id {
             return false;
         }
-        let Some(choice) = sidecar_actions::choice_words(&message.content, self.lang) else { return false };
-        let (_, _, answer) = state.waiting.remove(&message.channel).expect("looked up above");
+        let Some(choice) = sidecar_actions::choice_words(&message.content, offered, self.lang) else { return false };
+        let (_, _, _, answer) = state.waiting.remove(&message.channel).expect("looked up above");
         answer.send(choice).is_ok()
     }
 }
@@ -77,14 +78,14 @@ impl Asker for PhoneQuestions {
                 let mut state = self.state.lock().expect("phone questions lock");
                 state.next_id += 1;
                 let id = state.next_id;
-                state.waiting.insert(channel, (id, message.user_id.clone(), sender));
+                state.waiting.insert(channel, (id, message.user_id.clone(), question.choices.clone(), sender));
                 id
             };
             // However the wait ends (answered, timed out, answered in the window, the
             // turn stopped), the phone stops taking answers for it.
             let _waiting = Waiting { questions: self, channel, id };
             let text = sidecar_actions::question_words(&question, self.lang);
-            if let Err(error) = source.ask(&message, &text, &sidecar_actions::button_words(self.lang)).await {
+            if let Err(error) = source.ask(&message, &text, &sidecar_actions::button_words(&question.choices, self.lang)).await {
                 tracing::warn!(%error, channel = channel.as_str(), "could not ask on the phone");
                 return Answer::NoOneToAsk;
             }
@@ -105,7 +106,7 @@ struct Waiting<'a> {
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
         let mut state = self.questions.state.lock().expect("phone questions lock");
-        if state.waiting.get(&self.channel).is_some_and(|(id, _, _)| *id == self.id) {
+        if state.waiting.get(&self.channel).is_some_and(|(id, _, _, _)| *id == self.id) {
             state.waiting.remove(&self.channel);
         }
     }

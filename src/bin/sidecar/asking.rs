@@ -24,7 +24,7 @@ impl Asker for TerminalAsker {
                 loop {
                     eprint!("? ");
                     let Some(line) = lines.recv().await else { return Answer::NoAnswer };
-                    if let Some(choice) = sidecar_actions::choice_words(&line, self.lang) {
+                    if let Some(choice) = sidecar_actions::choice_words(&line, &question.choices, self.lang) {
                         return Answer::Chose(choice);
                     }
                 }

@@ -223,7 +223,7 @@ fn question(action: &Action, arguments: &Value, scope: CallScope, changed: Vec<S
         after_strangers,
         choices: match after_strangers {
             true => vec![Choice::AllowOnce, Choice::Deny],
-            false => vec![Choice::AllowOnce, Choice::AllowInChat, Choice::AlwaysTool, Choice::AlwaysServer, Choice::Deny],
+            false => Choice::ALL.to_vec(),
         },
     }
 }

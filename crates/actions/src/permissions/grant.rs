@@ -39,6 +39,9 @@ pub enum Choice {
 }
 
 impl Choice {
+    /// Every answer, in the order a question offers them.
+    pub const ALL: [Choice; 5] = [Choice::AllowOnce, Choice::AllowInChat, Choice::AlwaysTool, Choice::AlwaysServer, Choice::Deny];
+
     pub fn allows(self) -> bool {
         self != Choice::Deny
     }
