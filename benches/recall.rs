@@ -10,7 +10,8 @@
 //!
 //! Run: `cargo bench --bench recall` (after `make`, which builds the runtime folder);
 //! `RECALL_MESSAGES=N` stores N messages instead (the build `make run` makes, the dev
-//! profile, measures 20,000 in minutes: `cargo bench --profile dev --bench recall`).
+//! profile, measures 20,000 in minutes: `cargo bench --profile dev --bench recall`);
+//! `RECALL_MAILS=N` adds N mails from people who matter, which recall searches too.
 
 #[path = "support/random_history.rs"]
 mod random_history;
@@ -38,6 +39,11 @@ async fn main() {
 
     let loading = Instant::now();
     random_history::fill(&core, messages, &mut rng).await;
+    let mails: usize = std::env::var("RECALL_MAILS").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+    if mails > 0 {
+        let reach = random_history::fill_mails(&core, mails, &mut rng).await;
+        println!("{mails} mails from people who matter put in reach of recall: {:.2} s", reach.as_secs_f64());
+    }
     let loaded = loading.elapsed();
 
     // Loads the model and the vectors, then measures every vector's density (what the
@@ -61,7 +67,7 @@ async fn main() {
             words_only = results.words_only.or(words_only);
         }
         times.sort();
-        println!("recall, {name}, over {messages} messages ({QUERIES} two-word queries, results packed into 1,500 tokens):");
+        println!("recall, {name}, over {messages} messages and {mails} mails ({QUERIES} two-word queries, results packed into 1,500 tokens):");
         println!(
             "  median {:.1} ms, p95 {:.1} ms, max {:.1} ms; {:.1} hits per query",
             ms(times[QUERIES / 2]),

@@ -5,7 +5,7 @@
 //!   scripted model that answers at once;
 //! - prompt tokens of a task's run and of a morning brief (the whole request: the system
 //!   prompt, the task or the day's data, the time, the tools' definitions), counted with
-//!   the o200k tokenizer;
+//!   the o200k tokenizer, and the brief's with a day's mail (and Sidecar's own list);
 //! - the cost of a look: 1,000 tasks, and a task every minute handled a month ago.
 //!
 //! Run: `cargo bench --bench tasks`
@@ -100,6 +100,40 @@ async fn main() {
     let request = server.requests.lock().unwrap().last().cloned().unwrap();
     let brief_tokens = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
     println!("  prompt of a morning brief (5 reminders, 8 task results, the weather tool): {brief_tokens} tokens (goal ≤ 2,000)");
+    let list = |core: &Companion| {
+        let store = core.store().clone();
+        async move {
+            let (text,): (String,) = sqlx::query_as("SELECT content FROM messages WHERE content LIKE 'Today,%' ORDER BY id DESC LIMIT 1").fetch_one(store.pool()).await.unwrap();
+            sidecar_llm::tokens::count(&text)
+        }
+    };
+    let list_before = list(&core).await;
+
+    // The same with a day's mail: 12 from people who matter (a third ask by a date, with
+    // long bodies) and 30 from others.
+    let (folder,): (i64,) =
+        sqlx::query_as("INSERT INTO mail_folders (name, read) VALUES ('INBOX', 1) RETURNING id").fetch_one(core.store().pool()).await.unwrap();
+    for i in 0..42 {
+        let from = if i < 12 { format!("friend{i}@example.org") } else { format!("news{i}@shop.example") };
+        let body = if i % 3 == 0 { "¿Te va bien el jueves a las 6 para ver el piso? ".repeat(40) } else { "Some news about the project and the budget. ".repeat(40) };
+        sqlx::query("INSERT INTO mails (folder_id, uid, from_address, from_name, subject, sent_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .bind(folder)
+            .bind(i + 1)
+            .bind(&from)
+            .bind(format!("Person {i}"))
+            .bind(format!("About the flat, part {i}"))
+            .bind((Utc::now() - Duration::hours(2)).to_rfc3339())
+            .bind(body)
+            .execute(core.store().pool())
+            .await
+            .unwrap();
+    }
+    core.mail().set_who_matters(&["example.org".to_string()]).await.unwrap();
+    core.task_runner().run_now(brief.id).await.unwrap();
+    let request = server.requests.lock().unwrap().last().cloned().unwrap();
+    let with_mail = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
+    println!("  the same with a day's mail (12 from people who matter, 30 others): {with_mail} tokens (no mail reaches the brief's model)");
+    println!("  Sidecar's own list of the day: {list_before} tokens, {} with that mail (8 mails named, the rest counted)", list(&core).await);
     core.shutdown().await;
 
     // The cost of a look.

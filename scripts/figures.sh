@@ -62,6 +62,8 @@ echo "== recall latency =="
 cargo bench --bench recall 2>/dev/null
 echo "== recall over 20,000 messages in the build \`make run\` makes (the dev profile) =="
 RECALL_MESSAGES=20000 cargo bench --profile dev --bench recall 2>/dev/null
+echo "== recall over 20,000 messages and 10,000 mails from people who matter (the dev profile) =="
+RECALL_MESSAGES=20000 RECALL_MAILS=10000 cargo bench --profile dev --bench recall 2>/dev/null
 echo "== vector search: in-memory scan against sqlite-vec =="
 cargo bench --bench vector_scan 2>/dev/null
 echo "== recall evidence on the evaluation set (words vs hybrid), embedding throughput =="

@@ -92,6 +92,48 @@ pub(crate) async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng
     tx.commit().await.unwrap();
 }
 
+/// Stores `count` mails of random words from senders at example.org, makes the domain
+/// matter (so the mail feature puts every one in reach of recall, as it does after a
+/// sync), and gives each a random vector as `fill` does messages. Returns how long
+/// putting them in reach took.
+pub(crate) async fn fill_mails(core: &Companion, count: usize, rng: &mut fastrand::Rng) -> std::time::Duration {
+    let mut tx = core.store().pool().begin().await.unwrap();
+    let (folder,): (i64,) = sqlx::query_as("INSERT INTO mail_folders (name, read) VALUES ('INBOX', 1) RETURNING id").fetch_one(&mut *tx).await.unwrap();
+    for i in 0..count {
+        let words: Vec<&str> = (0..rng.usize(30..120)).map(|_| WORDS[rng.usize(..WORDS.len())]).collect();
+        sqlx::query("INSERT INTO mails (folder_id, uid, from_address, from_name, subject, sent_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .bind(folder)
+            .bind(i as i64 + 1)
+            .bind(format!("sender{}@example.org", i % 50))
+            .bind(format!("Sender {}", i % 50))
+            .bind(words[..3].join(" "))
+            .bind(format!("2026-01-01T00:00:{:02}+00:00", i % 60))
+            .bind(words.join(" "))
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let started = std::time::Instant::now();
+    core.mail().set_who_matters(&["example.org".to_string()]).await.unwrap();
+    let took = started.elapsed();
+    let ids = core.store().recall_index().mail_ids().await.unwrap();
+    let mut tx = core.store().pool().begin().await.unwrap();
+    for id in ids {
+        let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
+        sidecar_memory::normalize(&mut v);
+        sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('mail', ?, ?, ?)")
+            .bind(id)
+            .bind(sidecar_memory::LOCAL_MODEL)
+            .bind(sidecar_memory::Quantized::from_f32(&v).to_blob())
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    took
+}
+
 /// A query of two of the words.
 pub(crate) fn query(rng: &mut fastrand::Rng) -> String {
     format!("{} {}", WORDS[rng.usize(..WORDS.len())], WORDS[rng.usize(..WORDS.len())])

@@ -1,14 +1,15 @@
 """Settings → Mail in the real app against a real IMAP server (Dovecot, Debian's
 dovecot-imapd, started by the test on loopback with a mailbox of its own): a wrong
 password is refused with what to do, the right one lists the folders and reads the
-Inbox, who matters is kept, and the chat's search_mail finds Ana's mail, quoted to the
-model as data."""
+Inbox, who matters is kept, the chat's search_mail finds Ana's mail, quoted to the
+model as data, and the morning brief names it with what it asks, counting the rest."""
 import email.utils
 import imaplib
 import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -73,7 +74,8 @@ def test_a_mailbox_is_connected_in_settings_and_searched_by_the_chat(desktop, tm
     # Outside pytest's folders (0700, root's): Dovecot's own users must reach it.
     imap_folder = Path(tempfile.mkdtemp(prefix="sidecar-dovecot-"))
     server = start_dovecot(imap_folder, port)
-    llm = ScriptedLlm([tool_reply(("m1", "search_mail", json.dumps({"query": "piso"}))), text_reply("Ana pregunta si el jueves a las 6 te va bien.")])
+    llm = ScriptedLlm([tool_reply(("m1", "search_mail", json.dumps({"query": "piso"}))), text_reply("Ana pregunta si el jueves a las 6 te va bien."),
+                       text_reply("Que tengas un buen día.")])
     config = tmp_path / "config" / "settings.toml"
     config.parent.mkdir(parents=True)
     config.write_text(f'[[providers]]\nid = "primary"\nbase_url = "{llm.base_url}"\nmodel = "gpt-4o-mini"\n'
@@ -113,6 +115,21 @@ def test_a_mailbox_is_connected_in_settings_and_searched_by_the_chat(desktop, tm
         result = next(m for m in llm.requests[1]["messages"] if m.get("tool_call_id") == "m1")["content"]
         assert '<untrusted_content source="mail">' in result and "jueves a las 6" in result and "Ana Ruiz <ana@example.org>" in result, result
         assert "Ofertas" not in result, "only what matched"
+
+        # The morning brief, run now: Ana's mail with what it asks, the shop's counted;
+        # Sidecar writes that list itself, and no mail reaches the brief's model.
+        session.settings("tasks")
+        session.tap("[data-testid=brief-on]")
+        wait_until(lambda: "The brief comes every day at" in " ".join(session.texts("[data-testid=tasks-note]")), 10, "brief not on")
+        session.tap("[data-testid=task-run]")
+        wait_until(lambda: len(llm.requests) == 3, 60, "the brief did not ask the model")
+        brief_prompt = json.dumps(llm.requests[2]["messages"], ensure_ascii=False)
+        assert "El piso" not in brief_prompt and "jueves" not in brief_prompt, brief_prompt
+        db = sqlite3.connect(tmp_path / "data" / "sidecar.db")
+        said = lambda: " ".join(c for (c,) in db.execute("SELECT content FROM messages WHERE content LIKE '%people who matter%'"))
+        wait_until(lambda: "Ana Ruiz: El piso (asks about Thursday" in said(), 30, "the brief has no mail")
+        assert "18:00)" in said() and "1 more email from others, not read." in said(), said()
+        db.close()
     finally:
         if session:
             desktop.close(session)

@@ -3,6 +3,13 @@
 //! else only the new mails, each fetched with `BODY.PEEK` and only its first
 //! [`MAX_FETCH_BYTES`]; mails gone from the server are forgotten; a changed
 //! UIDVALIDITY reads the folder again from nothing, with nothing doubled.
+//!
+//! CONDSTORE (RFC 7162) is not asked for: its MODSEQ tells a flag changed, and Sidecar
+//! keeps no flags. A mail's content never changes in IMAP; what a read-only copy must
+//! see (a new mail, a deleted one, the folder renumbered) moves UIDNEXT, the count or
+//! UIDVALIDITY, all three in the one EXAMINE answer, so an unchanged HIGHESTMODSEQ would
+//! save nothing more; QRESYNC's VANISHED would spare the UID SEARCH after a deletion,
+//! which `async-imap` does not read.
 
 use std::collections::BTreeSet;
 

@@ -109,20 +109,10 @@ pub fn facts(parts: &BriefParts, lang: Lang) -> String {
     if others > 0 {
         any = true;
         out.push_str(&match (es, others) {
-            (true, 1) => "
-1 correo más de otros, sin leer."
-                .to_string(),
-            (true, n) => format!(
-                "
-{n} correos más de otros, sin leer."
-            ),
-            (false, 1) => "
-1 more email from others, not read."
-                .to_string(),
-            (false, n) => format!(
-                "
-{n} more emails from others, not read."
-            ),
+            (true, 1) => "\n1 correo más de otros, sin leer.".to_string(),
+            (true, n) => format!("\n{n} correos más de otros, sin leer."),
+            (false, 1) => "\n1 more email from others, not read.".to_string(),
+            (false, n) => format!("\n{n} more emails from others, not read."),
         });
     }
     if !any {

@@ -31,7 +31,8 @@ pub struct Day {
     pub open_work: Vec<String>,
     /// Where the user said the weather is looked up.
     pub place: Option<String>,
-    /// Mail of the last day from people who matter, as "Ana Ruiz: El piso", newest first.
+    /// Mail of the last day from people who matter, as "Ana Ruiz: El piso (asks about
+    /// Thursday 10 December, 18:00)", newest first.
     pub mail: Vec<String>,
     /// How many other mails came that day (counted, never read).
     pub other_mail: u32,
