@@ -25,7 +25,8 @@ export const mailEn = {
   mailLastCopy: (when: string) => `Not updated; the last copy is from ${when}`,
   mailNeverSynced: "Not synced yet",
   mailWho: "Who matters",
-  mailWhoIntro: "Addresses (ana@example.org) or whole domains (example.org), one per line. Their mail is listed in the morning brief.",
+  mailWhoIntro:
+    "Addresses (ana@example.org) or whole domains (example.org), one per line. Their mail is listed in the morning brief, found by Memory and the chat like a message, and when one of them asks about a day, Sidecar tells you once. Everyone else's mail is only counted.",
   mailWhoSave: "Save",
   mailSuggested: "Named in your memory or calendar:",
   mailAdd: (name: string) => `Add ${name}`,
@@ -62,7 +63,8 @@ export const mailEs: typeof mailEn = {
   mailLastCopy: (when: string) => `Sin actualizar; la última copia es de ${when}`,
   mailNeverSynced: "Aún sin sincronizar",
   mailWho: "Quién importa",
-  mailWhoIntro: "Direcciones (ana@example.org) o dominios enteros (example.org), uno por línea. Su correo aparece en el resumen de la mañana.",
+  mailWhoIntro:
+    "Direcciones (ana@example.org) o dominios enteros (example.org), uno por línea. Su correo aparece en el resumen de la mañana, lo encuentran la Memoria y el chat como un mensaje, y si alguien pregunta por un día, Sidecar te lo dice una vez. Del resto del correo solo se cuenta cuánto llega.",
   mailWhoSave: "Guardar",
   mailSuggested: "Nombrados en tu memoria o tu calendario:",
   mailAdd: (name: string) => `Añadir a ${name}`,
