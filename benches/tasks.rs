@@ -103,7 +103,8 @@ async fn main() {
     let list = |core: &Companion| {
         let store = core.store().clone();
         async move {
-            let (text,): (String,) = sqlx::query_as("SELECT content FROM messages WHERE content LIKE 'Today,%' ORDER BY id DESC LIMIT 1").fetch_one(store.pool()).await.unwrap();
+            let (text,): (String,) =
+                sqlx::query_as("SELECT content FROM messages WHERE content LIKE 'Today,%' ORDER BY id DESC LIMIT 1").fetch_one(store.pool()).await.unwrap();
             sidecar_llm::tokens::count(&text)
         }
     };
@@ -115,7 +116,8 @@ async fn main() {
         sqlx::query_as("INSERT INTO mail_folders (name, read) VALUES ('INBOX', 1) RETURNING id").fetch_one(core.store().pool()).await.unwrap();
     for i in 0..42 {
         let from = if i < 12 { format!("friend{i}@example.org") } else { format!("news{i}@shop.example") };
-        let body = if i % 3 == 0 { "¿Te va bien el jueves a las 6 para ver el piso? ".repeat(40) } else { "Some news about the project and the budget. ".repeat(40) };
+        let body =
+            if i % 3 == 0 { "¿Te va bien el jueves a las 6 para ver el piso? ".repeat(40) } else { "Some news about the project and the budget. ".repeat(40) };
         sqlx::query("INSERT INTO mails (folder_id, uid, from_address, from_name, subject, sent_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .bind(folder)
             .bind(i + 1)

@@ -74,7 +74,7 @@ def test_limits_set_in_settings_go_to_the_file_in_dollars_and_hold_the_next_repl
         session.click(session.find("[data-testid=nav-chat]"))
         session.send_keys(session.wait_for("[data-testid=composer]"), "Hello?\ue007")
         # The offline model answers, and the reply says why.
-        wait_until(lambda: "budget for paid has too little left for this reply" in " ".join(session.texts("[data-testid=message-assistant]")), 60,
+        wait_until(lambda: "budget for paid has too little left for this reply" in " ".join(session.texts("[data-testid=message-assistant]")), 120,
                    "the reply was not held back by the new limit")
         desktop.screenshot("budget-held-reply")
         assert not llm.requests, "nothing was sent to the paid model"
