@@ -128,7 +128,10 @@ impl MailService {
     /// The brief's lines for the mail since `since` from people who matter (with what
     /// each asks by a date), in `lang`, and how many others came.
     pub async fn brief(&self, since: DateTime<Utc>, lang: Lang) -> Result<(Vec<String>, u32), MailError> {
-        let (mail, others) = self.since(since).await?;
+        let (mut mail, others) = self.since(since).await?;
+        let now = self.now();
+        // A day already gone is no question any more.
+        mail.iter_mut().for_each(|m| m.ask = m.ask.take().filter(|ask| ask.when > now));
         Ok((mail.iter().map(|m| crate::brief_line(m, self.clock.zone(), lang)).collect(), others))
     }
 

@@ -1,7 +1,7 @@
 //! What a stored item is, as recall and the vectors name it: a message, a fact, a
 //! summary, a checkpoint or a mail, by id. The store's words index returns these keys.
 
-/// What a vector stands for: a message, a fact, a summary or a checkpoint, by id.
+/// What a vector stands for: a message, a fact, a summary, a checkpoint or a mail, by id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
     pub kind: ItemKind,

@@ -247,9 +247,11 @@ impl RecallIndex<'_> {
     /// Puts `mails` (id, the text searched) in reach of recall, and takes `gone` out of it.
     pub async fn change_mails(&self, mails: &[(i64, String)], gone: &[i64]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
-        for id in gone {
-            sqlx::query("DELETE FROM notes_fts WHERE kind = 'mail' AND ref_id = ?").bind(id).execute(&mut *tx).await?;
-        }
+        // One statement: the kind and id are not indexed, so each delete reads the table.
+        sqlx::query("DELETE FROM notes_fts WHERE kind = 'mail' AND ref_id IN (SELECT value FROM json_each(?))")
+            .bind(serde_json::to_string(gone).expect("ids serialise"))
+            .execute(&mut *tx)
+            .await?;
         for (id, text) in mails {
             sqlx::query("INSERT INTO notes_fts (kind, ref_id, text) VALUES ('mail', ?, ?)").bind(id).bind(text).execute(&mut *tx).await?;
         }

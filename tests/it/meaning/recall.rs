@@ -219,3 +219,43 @@ fn chat_with_melanie() -> Vec<(String, String)> {
     said.insert(31, ("assistant".to_string(), "Painting landscapes is how I relax; it calms me down like nothing else.".to_string()));
     said
 }
+
+/// A mail from someone who matters is embedded and found by what it means as a message
+/// is, with the embedder under test: asked in English about "the flat", Ana's Spanish mail
+/// about "el apartamento" ranks above her other mail, which the words "Ana" match as well.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_from_someone_who_matters_is_found_by_meaning() {
+    use crate::support::dovecot::{mail, Dovecot, PASSWORD, USER};
+    let dir = tempfile::tempdir().unwrap();
+    let server = Dovecot::start(&dir.path().join("imap")).await;
+    let sent = chrono::Utc::now().to_rfc2822();
+    server.deliver("INBOX", &mail("Ana Ruiz <ana@example.org>", "Una cosa", &sent, "Cenamos el sábado en casa de los primos, lleva postre.")).await;
+    server
+        .deliver(
+            "INBOX",
+            &mail("Ana Ruiz <ana@example.org>", "Otra cosa", &sent, "He visto el apartamento de la calle Mayor: tiene dos habitaciones y mucha luz."),
+        )
+        .await;
+    let core = open_tested(&dir.path().join("app")).await;
+    core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.connect_mail(sidecar_mail::Connect {
+        address: USER.into(),
+        server: sidecar_mail::MailServer { host: "127.0.0.1".into(), port: server.port, security: sidecar_mail::MailSecurity::Plain, hint: None },
+        username: USER.into(),
+        password: PASSWORD.into(),
+        first_days: 30,
+    })
+    .await
+    .unwrap();
+    core.mail().set_who_matters(&["ana@example.org".into()]).await.unwrap();
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len() + 2, "the two mails are embedded with the messages");
+
+    let found = core.recall_service().search("What did Ana say about the flat?", 2000).await.unwrap();
+    assert_eq!(found.words_only, None);
+    let mails: Vec<&str> = found.hits.iter().filter(|h| h.source == "mail").map(|h| h.snippet.as_str()).collect();
+    assert!(mails.first().is_some_and(|s| s.contains("apartamento")), "{mails:?}");
+    core.disconnect_mail().await.unwrap();
+    let found = core.recall_service().search("What did Ana say about the flat?", 2000).await.unwrap();
+    assert!(found.hits.iter().all(|h| h.source != "mail"), "forgotten with the account");
+    core.shutdown().await;
+}
