@@ -1,7 +1,7 @@
 //! `recall` over 100,000 stored messages: latency by words alone (FTS5, bm25) and
 //! hybrid (words, meaning, fusion, packing), median and p95 over many queries, through
-//! the same path the tool uses; then a backup of that data (time and size). Prints
-//! figures; asserts nothing.
+//! the same path the tool uses; then a backup of that data (time and size), and the
+//! time to forget it all for good. Prints figures; asserts nothing.
 //!
 //! Embedding 100,000 messages takes about half an hour here, and a scan does not care
 //! what the vectors say: the messages get random unit vectors under the local model's
@@ -93,4 +93,12 @@ async fn main() {
         backup.bytes as f64 / 1e6,
         backup.files
     );
+
+    // Forgetting all of it for good: the rows and their index entries overwritten, not
+    // just unlinked (issue 74), and the WAL emptied.
+    let conversation = core.store().conversations().current_conversation().await.unwrap();
+    core.store().chat_list().delete(conversation).await.unwrap();
+    let started = Instant::now();
+    core.store().chat_list().purge_deleted("9999").await.unwrap();
+    println!("forgetting a conversation of {messages} messages for good (secure delete, the WAL emptied): {:.2} s", started.elapsed().as_secs_f64());
 }

@@ -326,8 +326,8 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar_store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change needs no undoing: it makes the vectors' table
-        // again with one kind more, which it can do again on today's table.
+        // The newest migration's own change needs no undoing: it sets the search indexes'
+        // `secure-delete`, which it can set again.
         store.close().await;
     }
     let core = open(dir.path()).await;

@@ -218,8 +218,12 @@ async fn a_mail_from_someone_who_matters_is_recalled_and_spoken_of_once() {
     assert!(asker.last().after_strangers && asker.last().tool == "set_reminder");
     assert!(core.reminders().pending().await.unwrap().is_empty());
 
-    // Disconnected, the mail is out of recall.
+    // Disconnected, the mail is out of recall, and out of every file but the chat's own
+    // record of what the model read (the tool's result, in the conversation).
+    let app = dir.path().join("app");
+    assert!(!crate::forget::files_with(&app, "tienda.example").is_empty(), "the shop's mail is stored");
     core.disconnect_mail().await.unwrap();
     assert!(mails(&recall.search("piso Ana", 1500).await.unwrap().hits).is_empty());
+    assert_eq!(crate::forget::files_with(&app, "tienda.example"), Vec::<String>::new(), "a deleted mail leaves no trace");
     core.shutdown().await;
 }

@@ -20,6 +20,7 @@ mod devices;
 mod embedding_gemma;
 mod facts_meaning;
 mod faults;
+mod forget;
 mod home;
 mod hostile_backups;
 mod hostile_endpoint;

@@ -89,6 +89,7 @@ impl MailService {
         rows::forget_all(&self.store).await?;
         self.secrets.delete(SECRET);
         crate::in_recall::refresh(&self.store).await?;
+        self.store.forget_written().await;
         self.view().await
     }
 

@@ -179,6 +179,7 @@ impl ChatList<'_> {
             }
         }
         tx.commit().await?;
+        self.store.forget_written().await;
         Ok(ids.len() as u64)
     }
 }

@@ -165,6 +165,8 @@ impl Store {
             // roll back the last transactions.
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
+            // What is deleted is overwritten with zeros, not left in free pages (issue 74).
+            .pragma("secure_delete", "ON")
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
@@ -265,6 +267,18 @@ impl Store {
     /// apply to that upgrade); this one waits its turn instead.
     pub async fn write_transaction(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
         self.pool.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    /// After something was deleted for good (issue 74): the WAL still holds the pages as
+    /// they were before, so they are folded into the file (where `secure_delete` has
+    /// zeroed what was freed) and the WAL emptied. A reader holding an old snapshot keeps
+    /// those frames until the next checkpoint; it is said, not an error.
+    pub async fn forget_written(&self) {
+        match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(&self.pool).await {
+            Ok((0, _, _)) => {}
+            Ok((busy, log, done)) => tracing::info!(busy, log, done, "the WAL could not be emptied yet: a reader holds it"),
+            Err(e) => tracing::warn!(error = %e, "the WAL could not be emptied after a deletion"),
+        }
     }
 
     /// Closes the pool, checkpointing the WAL.

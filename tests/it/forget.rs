@@ -1,0 +1,64 @@
+//! Forgetting is for real (issue 74): a conversation deleted for good leaves none of its
+//! words in any file of the data folder (the database, its WAL, the search index, freed
+//! pages), while the conversation kept is still there, found the same way.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use chrono::{TimeZone, Utc};
+use sidecar_domain::Clock;
+
+use crate::support::{reply_events, stream, ScriptedServer};
+
+/// The files under `dir` that hold `word` (as written, or in lower case as the search
+/// index keeps it).
+pub(crate) fn files_with(dir: &Path, word: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                let holds = |w: &str| bytes.windows(w.len()).any(|b| b == w.as_bytes());
+                if holds(word) || holds(&word.to_lowercase()) {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn a_conversation_deleted_for_good_leaves_no_word_in_any_file() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Anotado."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let offset = Arc::new(AtomicI64::new(0));
+    let start = Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0).unwrap();
+    let hands = offset.clone();
+    let clock = Clock::new(Arc::new(move || start + chrono::Duration::seconds(hands.load(Ordering::SeqCst))), chrono_tz::Europe::Madrid);
+    let data = dir.path().join("app");
+    let core = crate::support::core().provider("p", &server.base_url).clock(clock).open_in(&data).await;
+
+    core.send("Mi vecina Zenobia Quintanilla guarda la llave bajo la maceta turquesa").await.unwrap();
+    let secret = core.chats().list(None).await.unwrap().0;
+    offset.fetch_add(60, Ordering::SeqCst);
+    core.context().new_conversation().await.unwrap();
+    core.send("Recuerda que el fontanero Anselmo viene el lunes").await.unwrap();
+    for word in ["Zenobia", "Quintanilla", "turquesa", "Anselmo"] {
+        assert!(!files_with(&data, word).is_empty(), "{word} is stored before anything is deleted");
+    }
+
+    core.chats().delete(secret).await.unwrap();
+    offset.fetch_add(sidecar_agent::UNDO_SECONDS + 1, Ordering::SeqCst);
+    core.chats().list(None).await.unwrap();
+    for word in ["Zenobia", "Quintanilla", "turquesa"] {
+        assert_eq!(files_with(&data, word), Vec::<String>::new(), "{word} is still in a file");
+    }
+    assert!(!files_with(&data, "Anselmo").is_empty(), "the conversation kept is kept");
+    assert!(!core.recall_service().search("Anselmo fontanero", 500).await.unwrap().hits.is_empty(), "and found");
+    core.shutdown().await;
+}
