@@ -79,15 +79,7 @@ pub(crate) async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng
                 .fetch_one(&mut *tx)
                 .await
                 .unwrap();
-        let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
-        sidecar_memory::normalize(&mut v);
-        sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', ?, ?, ?)")
-            .bind(id)
-            .bind(sidecar_memory::LOCAL_MODEL)
-            .bind(sidecar_memory::Quantized::from_f32(&v).to_blob())
-            .execute(&mut *tx)
-            .await
-            .unwrap();
+        random_vector(&mut tx, "message", id, rng).await;
     }
     tx.commit().await.unwrap();
 }
@@ -120,18 +112,24 @@ pub(crate) async fn fill_mails(core: &Companion, count: usize, rng: &mut fastran
     let ids = core.store().recall_index().mail_ids().await.unwrap();
     let mut tx = core.store().pool().begin().await.unwrap();
     for id in ids {
-        let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
-        sidecar_memory::normalize(&mut v);
-        sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('mail', ?, ?, ?)")
-            .bind(id)
-            .bind(sidecar_memory::LOCAL_MODEL)
-            .bind(sidecar_memory::Quantized::from_f32(&v).to_blob())
-            .execute(&mut *tx)
-            .await
-            .unwrap();
+        random_vector(&mut tx, "mail", id, rng).await;
     }
     tx.commit().await.unwrap();
     took
+}
+
+/// A random unit vector for item `kind` `id` under the local model's name.
+async fn random_vector(tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>, kind: &str, id: i64, rng: &mut fastrand::Rng) {
+    let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
+    sidecar_memory::normalize(&mut v);
+    sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES (?, ?, ?, ?)")
+        .bind(kind)
+        .bind(id)
+        .bind(sidecar_memory::LOCAL_MODEL)
+        .bind(sidecar_memory::Quantized::from_f32(&v).to_blob())
+        .execute(&mut **tx)
+        .await
+        .unwrap();
 }
 
 /// A query of two of the words.

@@ -13,7 +13,7 @@ use chrono::Utc;
 use serde_json::json;
 
 use crate::support::asker::ScriptedAsker;
-use crate::support::dovecot::{mail, Dovecot, PASSWORD, USER};
+use crate::support::dovecot::{mail, Dovecot};
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar_actions::Choice;
 use sidecar_domain::Lang;
@@ -74,15 +74,7 @@ async fn a_mail_that_gives_orders_moves_nothing_without_the_user() {
     for _ in 0..4 {
         asker.will(Choice::Deny);
     }
-    core.connect_mail(sidecar_mail::Connect {
-        address: USER.into(),
-        server: sidecar_mail::MailServer { host: "127.0.0.1".into(), port: server.port, security: sidecar_mail::MailSecurity::Plain, hint: None },
-        username: USER.into(),
-        password: PASSWORD.into(),
-        first_days: 30,
-    })
-    .await
-    .unwrap();
+    core.connect_mail(server.account()).await.unwrap();
     // Ana, named in a fact, is offered for who matters; the shop is not.
     assert!(core.mail_suggestions().await.unwrap().is_empty());
     core.knowledge().save("Ana es mi hermana", sidecar_memory::Category::Relationships, Utc::now().date_naive()).await.unwrap();
@@ -169,15 +161,7 @@ async fn a_mail_from_someone_who_matters_is_recalled_and_spoken_of_once() {
     let asker = Arc::new(ScriptedAsker::default());
     core.permissions().set_asker(asker.clone());
     asker.will(Choice::Deny);
-    core.connect_mail(sidecar_mail::Connect {
-        address: USER.into(),
-        server: sidecar_mail::MailServer { host: "127.0.0.1".into(), port: server.port, security: sidecar_mail::MailSecurity::Plain, hint: None },
-        username: USER.into(),
-        password: PASSWORD.into(),
-        first_days: 30,
-    })
-    .await
-    .unwrap();
+    core.connect_mail(server.account()).await.unwrap();
     let recall = core.recall_service().clone();
     let mails = |hits: &[sidecar_memory::RecallHit]| hits.iter().filter(|h| h.source == "mail").cloned().collect::<Vec<_>>();
 

@@ -225,7 +225,7 @@ fn chat_with_melanie() -> Vec<(String, String)> {
 /// about "el apartamento" ranks above her other mail, which the words "Ana" match as well.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mail_from_someone_who_matters_is_found_by_meaning() {
-    use crate::support::dovecot::{mail, Dovecot, PASSWORD, USER};
+    use crate::support::dovecot::{mail, Dovecot};
     let dir = tempfile::tempdir().unwrap();
     let server = Dovecot::start(&dir.path().join("imap")).await;
     let sent = chrono::Utc::now().to_rfc2822();
@@ -238,15 +238,7 @@ async fn a_mail_from_someone_who_matters_is_found_by_meaning() {
         .await;
     let core = open_tested(&dir.path().join("app")).await;
     core.data().import_jsonl(&lines(HISTORY)).await.unwrap();
-    core.connect_mail(sidecar_mail::Connect {
-        address: USER.into(),
-        server: sidecar_mail::MailServer { host: "127.0.0.1".into(), port: server.port, security: sidecar_mail::MailSecurity::Plain, hint: None },
-        username: USER.into(),
-        password: PASSWORD.into(),
-        first_days: 30,
-    })
-    .await
-    .unwrap();
+    core.connect_mail(server.account()).await.unwrap();
     core.mail().set_who_matters(&["ana@example.org".into()]).await.unwrap();
     assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len() + 2, "the two mails are embedded with the messages");
 

@@ -27,6 +27,18 @@ pub(crate) struct Dovecot {
 type Writer = async_imap::Session<tokio::net::TcpStream>;
 
 impl Dovecot {
+    /// What the user types in Settings → Mail to connect to this server (plain, on
+    /// loopback, the last 30 days).
+    pub(crate) fn account(&self) -> sidecar_mail::Connect {
+        sidecar_mail::Connect {
+            address: USER.into(),
+            server: sidecar_mail::MailServer { host: "127.0.0.1".into(), port: self.port, security: sidecar_mail::MailSecurity::Plain, hint: None },
+            username: USER.into(),
+            password: PASSWORD.into(),
+            first_days: 30,
+        }
+    }
+
     pub(crate) async fn start(dir: &Path) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         Self::start_on(dir, port).await
