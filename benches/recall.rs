@@ -51,7 +51,7 @@ async fn main() {
     // grown by a quarter).
     let measuring = Instant::now();
     let embedded = core.meaning().catch_up(None).await.unwrap();
-    println!("loading {messages} vectors and measuring their densities: {:.1} s ({embedded} embedded)", measuring.elapsed().as_secs_f64());
+    println!("loading {} vectors and measuring their densities: {:.1} s ({embedded} embedded)", messages + mails, measuring.elapsed().as_secs_f64());
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     for (name, mode) in [("words only", sidecar_memory::RecallMode::Words), ("hybrid", sidecar_memory::RecallMode::Hybrid)] {
@@ -80,7 +80,7 @@ async fn main() {
         }
     }
     println!(
-        "  (loading the messages and their vectors took {:.1} s; the vectors of {messages} messages hold {:.1} MB in memory)",
+        "  (loading the messages and their vectors took {:.1} s; the vectors of {messages} messages and {mails} mails hold {:.1} MB in memory)",
         loaded.as_secs_f64(),
         core.meaning().memory_bytes() as f64 / 1e6
     );

@@ -108,10 +108,15 @@ async fn main() {
             sidecar_llm::tokens::count(&text)
         }
     };
+    // Run again with nothing new (the task results went out in the first), then again with
+    // a day's mail: what the mail adds to each, alone.
+    core.task_runner().run_now(brief.id).await.unwrap();
+    let request = server.requests.lock().unwrap().last().cloned().unwrap();
+    let without_mail = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
     let list_before = list(&core).await;
 
-    // The same with a day's mail: 12 from people who matter (a third ask by a date, with
-    // long bodies) and 30 from others.
+    // A day's mail: 12 from people who matter (a third ask by a date, with long bodies)
+    // and 30 from others.
     let (folder,): (i64,) =
         sqlx::query_as("INSERT INTO mail_folders (name, read) VALUES ('INBOX', 1) RETURNING id").fetch_one(core.store().pool()).await.unwrap();
     for i in 0..42 {
@@ -134,8 +139,13 @@ async fn main() {
     core.task_runner().run_now(brief.id).await.unwrap();
     let request = server.requests.lock().unwrap().last().cloned().unwrap();
     let with_mail = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
-    println!("  the same with a day's mail (12 from people who matter, 30 others): {with_mail} tokens (no mail reaches the brief's model)");
-    println!("  Sidecar's own list of the day: {list_before} tokens, {} with that mail (8 mails named, the rest counted)", list(&core).await);
+    println!(
+        "  the next brief's prompt: {without_mail} tokens without mail, {with_mail} with a day's mail (12 from people who matter, 30 others): none of it reaches the model"
+    );
+    println!(
+        "  Sidecar's own list of that day: {list_before} tokens, {} with the mail (8 mails named with what they ask, the rest counted)",
+        list(&core).await
+    );
     core.shutdown().await;
 
     // The cost of a look.
