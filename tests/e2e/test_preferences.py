@@ -183,4 +183,7 @@ def open_with_searxng(desktop, tmp_path, handler, settings):
     session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
     session.tap("[data-testid=search-save]")
     wait_until(lambda: 'backend = "searxng"' in config.read_text(), 30, "not saved")
+    # The file is written before the window hears back; Try stays disabled until it does,
+    # and a script's click on a disabled button does nothing.
+    wait_until(lambda: session.script("return !document.querySelector('[data-testid=search-try]').disabled"), 30, "Try stays disabled after saving")
     return server, session, config
