@@ -41,7 +41,7 @@ async fn rows(core: &Companion) -> BTreeMap<String, Vec<String>> {
 }
 
 /// Every file under `dir` with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(at) = stack.pop() {

@@ -14,22 +14,8 @@ use crate::support::{reply_events, stream, ScriptedServer};
 /// The files under `dir` that hold `word` (as written, or in lower case as the search
 /// index keeps it).
 pub(crate) fn files_with(dir: &Path, word: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if let Ok(bytes) = std::fs::read(&path) {
-                let holds = |w: &str| bytes.windows(w.len()).any(|b| b == w.as_bytes());
-                if holds(word) || holds(&word.to_lowercase()) {
-                    found.push(path.display().to_string());
-                }
-            }
-        }
-    }
-    found
+    let holds = |bytes: &[u8], w: &str| bytes.windows(w.len()).any(|b| b == w.as_bytes());
+    crate::backup::files(dir).into_iter().filter(|(_, bytes)| holds(bytes, word) || holds(bytes, &word.to_lowercase())).map(|(path, _)| path).collect()
 }
 
 #[tokio::test]

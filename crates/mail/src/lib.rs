@@ -42,7 +42,7 @@ pub use parse::{parse, Cut, Parsed, MAX_TEXT_CHARS};
 pub use people::{matters, normalized};
 pub use rows::{MailAccount, MailFolder};
 pub use server::{preset, MailSecurity, MailServer};
-pub use service::{Connect, MailService, MailView, ASKS_WITHIN};
+pub use service::{Connect, MailService, MailView};
 pub use suggest::{suggest, SenderSuggestion};
 pub use sync::{FolderSync, MAX_FETCH_BYTES};
 pub use tool::SearchMail;

@@ -20,7 +20,7 @@ use crate::sync::{folder_names, sync_folder, FolderSync};
 
 /// How recent a mail must be for Sidecar to speak first about it: older, the user has
 /// likely read it elsewhere.
-pub const ASKS_WITHIN: chrono::Duration = chrono::Duration::hours(24);
+const ASKS_WITHIN: chrono::Duration = chrono::Duration::hours(24);
 
 /// The keychain entry of the account's password.
 const SECRET: &str = "mail/account";
