@@ -8,6 +8,11 @@ commands! {
         core.chats().view(query.as_deref()).await.said(&core)
     }
 
+    /// Whether the conversation on screen is an incognito chat (the window says so).
+    async fn chat_is_incognito(core) -> Result<bool, CommandError> {
+        core.chats().current_is_incognito().await.said(&core)
+    }
+
     async fn open_chat(core, id: i64) -> Result<(), CommandError> {
         core.chats().open(id).await.said(&core)
     }

@@ -70,6 +70,11 @@ commands! {
         core.context().new_conversation().await.said(&core)
     }
 
+    /// Starts an incognito chat: nothing said in it is remembered; leaving it forgets it.
+    async fn new_incognito(core) -> Result<i64, CommandError> {
+        core.context().new_incognito().await.said(&core)
+    }
+
     async fn continuation_offer(core) -> Result<Option<Checkpoint>, CommandError> {
         core.context().continuation_offer().await.said(&core)
     }

@@ -121,6 +121,9 @@ pub struct Companion {
     /// The user's other devices attached to this Sidecar, and the link they use.
     devices: Arc<devices::DeviceLink>,
     home: Arc<home::HomeLink>,
+    /// This process ran the loops (the app, the daemon): an incognito chat still open
+    /// when it ends is forgotten. A CLI command that only asks leaves the app's alone.
+    runs_loops: std::sync::atomic::AtomicBool,
 }
 
 impl Companion {
@@ -181,7 +184,19 @@ impl Companion {
         self.mcp.stop_all();
         self.conversation.stop();
         self.models.shutdown().await;
+        if self.runs_loops.load(std::sync::atomic::Ordering::SeqCst) {
+            self.forget_incognito().await;
+        }
         self.store.close().await;
+    }
+
+    /// Removes for good any incognito chat: its window is closing, or a crash left one.
+    pub(crate) async fn forget_incognito(&self) {
+        match self.store.chat_list().forget_incognito(None).await {
+            Ok(0) => {}
+            Ok(forgotten) => tracing::info!(forgotten, "incognito chats forgotten"),
+            Err(error) => tracing::warn!(%error, "an incognito chat could not be forgotten; the next start tries again"),
+        }
     }
 
     // Settings (sidecar-settings): the file's owner through the models, the window's

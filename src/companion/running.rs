@@ -104,6 +104,12 @@ impl Companion {
                 (Delivery::Failed(error.to_string()), None)
             }
         };
+        // The window's process (or the daemon that delivers) starts with no incognito
+        // chat: one there now was left open by a crash. It forgets the one open at its end.
+        if face.window || delivery == Delivery::Here {
+            self.runs_loops.store(true, std::sync::atomic::Ordering::SeqCst);
+            self.forget_incognito().await;
+        }
         // After the core's own (the notifications): a face's sink of the same kind is
         // the one that shows.
         for sink in face.sinks {

@@ -38,3 +38,39 @@ def test_a_past_conversation_is_listed_opened_and_continued(desktop, tmp_path):
     finally:
         desktop.close(session)
         llm.close()
+
+
+def files_holding(folder, word):
+    """The files under `folder` (the database, its WAL, logs, knowledge) holding `word`."""
+    words = {word.encode(), word.lower().encode()}
+    return [str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and any(w in p.read_bytes() for w in words)]
+
+
+def test_an_incognito_chat_says_so_and_leaves_no_word_once_left(desktop, tmp_path):
+    llm = ScriptedLlm([text_reply("Okay.")])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        ask(session, "My plumber Anselmo comes on Monday")
+        session.click(session.find("[data-testid=new-incognito]"))
+        session.wait_for("[data-testid=incognito-banner]", 10)
+        wait_until(lambda: not session.find_all("[data-testid=message-assistant]"), 30, "the incognito chat is not empty")
+        ask(session, "My neighbour Zenobia Quintanilla keeps the key under the turquoise pot")
+        banner = session.texts("[data-testid=incognito-banner]")[0]
+        assert "Nothing here is remembered" in banner, banner
+        assert not any("Zenobia" in t for t in titles(session)), titles(session)
+        desktop.screenshot("incognito")
+        # What the model was told: it may not keep anything, and has no tool to.
+        told = llm.requests[-1]
+        assert "This is an incognito chat" in str(told["messages"])
+        assert "remember_fact" not in str(told.get("tools", [])) and "remember_fact" in str(llm.requests[0].get("tools", []))
+        session.click(session.find("[data-testid=leave-incognito]"))
+        wait_until(lambda: not session.find_all("[data-testid=incognito-banner]"), 10, "still incognito")
+        wait_until(lambda: not session.find_all("[data-testid=message-user]"), 10, "the new chat is not empty")
+        for word in ["Zenobia", "Quintanilla", "turquoise"]:
+            assert files_holding(data, word) == [], f"{word} is still in {files_holding(data, word)}"
+        assert "sidecar.db" in files_holding(data, "Anselmo"), "the other conversation is kept"
+    finally:
+        desktop.close(session)
+        llm.close()

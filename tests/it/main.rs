@@ -29,6 +29,7 @@ mod hostile_inputs;
 mod ics;
 mod images;
 mod imports;
+mod incognito;
 mod intents;
 mod local_api;
 mod local_model;

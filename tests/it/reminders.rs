@@ -50,6 +50,7 @@ pub(crate) fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         created_at: due,
         shown_attempts: 0,
         description: None,
+        from_incognito: false,
     }
 }
 

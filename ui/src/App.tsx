@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api, type RestoreNote } from "./api";
 import { Composer } from "./features/chat/Composer";
 import { Announcer } from "./components/Announcer";
-import { Compose, Sidebar } from "./components/Icons";
+import { Compose, Incognito, Sidebar } from "./components/Icons";
 import { ContextMeterBar } from "./features/chat/ContextMeterBar";
 import { ChatSidebar } from "./features/chat/ChatSidebar";
 import { ContinueBanner } from "./features/chat/ContinueBanner";
@@ -33,7 +33,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer } =
+  const { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -138,19 +138,20 @@ export function App() {
     api.coreWarnings().then((w) => setWarnings(w ?? [])).catch(() => setWarnings([]));
   }, []);
 
-  // Ctrl+N starts a new conversation, from any view.
+  // Ctrl+N starts a new conversation, Ctrl+Shift+N an incognito one, from any view.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "n") {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "n") {
         e.preventDefault();
         setView("chat");
-        newChat();
+        if (e.shiftKey) newIncognito();
+        else newChat();
         composer.current?.focus();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [newChat]);
+  }, [newChat, newIncognito]);
 
   const go = (next: View) => {
     setWelcome(false);
@@ -205,6 +206,19 @@ export function App() {
           {view === "chat" && !welcome && (
             <button className="ghost small" onClick={() => { newChat(); setChatsVersion((v) => v + 1); }} title={t.newChatHint} aria-label={t.newChat} data-testid="new-chat" disabled={state.streaming !== null}>
               <Compose />
+            </button>
+          )}
+          {view === "chat" && !welcome && (
+            <button
+              className={`ghost small${incognito ? " active" : ""}`}
+              onClick={() => { newIncognito(); setChatsVersion((v) => v + 1); }}
+              title={t.incognitoHint}
+              aria-label={t.incognitoChat}
+              aria-keyshortcuts="Control+Shift+N"
+              data-testid="new-incognito"
+              disabled={state.streaming !== null || incognito}
+            >
+              <Incognito />
             </button>
           )}
           {view === "chat" && !welcome && <ModelPicker refreshKey={`${settingsVersion}:${shown}`} />}
@@ -265,7 +279,16 @@ export function App() {
               }}
             />
           )}
-          <div className="chat-column">
+          <div className={`chat-column${incognito ? " incognito" : ""}`}>
+          {incognito && (
+            <div className="incognito-banner" role="status" data-testid="incognito-banner">
+              <Incognito />
+              <span>{t.incognitoBanner}</span>
+              <button className="ghost small" onClick={() => { newChat(); setChatsVersion((v) => v + 1); }} disabled={state.streaming !== null} data-testid="leave-incognito">
+                {t.incognitoLeave}
+              </button>
+            </div>
+          )}
           {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}
           {restored && (
             <div className={restored.outcome === "restored" ? "info" : "problems"} role="status" data-testid="restore-note">

@@ -184,6 +184,9 @@ export const api = {
   exportCheckpoints: () => invoke<[number, string]>("export_checkpoints"),
   editCheckpoint: (id: number, body: Checkpoint["body"]) => invoke<Checkpoint>("edit_checkpoint", { id, body }),
   newConversation: () => invoke<number>("new_conversation"),
+  /** An incognito chat: nothing said in it is remembered; leaving it forgets it. */
+  newIncognito: () => invoke<number>("new_incognito"),
+  chatIsIncognito: () => invoke<boolean>("chat_is_incognito"),
   continuationOffer: () => invoke<Checkpoint | null>("continuation_offer"),
   continueCheckpoint: (id: number) => invoke<Checkpoint>("continue_checkpoint", { id }),
   dismissOffer: () => invoke<void>("dismiss_offer"),

@@ -2,7 +2,6 @@
 //! replies continue there), rename, delete with a window for undo, and find the
 //! conversation of a message a memory search turned up.
 
-use crate::context::rows::ContextStore;
 use std::sync::Arc;
 
 use crate::conversation::ConversationService;
@@ -23,6 +22,8 @@ const MATCH_CHARS: usize = 90;
 #[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
 pub struct ChatListView {
     pub current: i64,
+    /// The current conversation is an incognito chat (not in `chats`).
+    pub incognito: bool,
     pub chats: Vec<ChatSummary>,
     /// How long Undo is offered after a delete.
     pub undo_seconds: i64,
@@ -63,7 +64,14 @@ impl Chats {
     /// [`Chats::list`] with the current conversation and the undo window named.
     pub async fn view(&self, query: Option<&str>) -> Result<ChatListView, TurnError> {
         let (current, chats) = self.list(query).await?;
-        Ok(ChatListView { current, chats, undo_seconds: UNDO_SECONDS })
+        let incognito = self.store.conversations().is_incognito(current).await?;
+        Ok(ChatListView { current, incognito, chats, undo_seconds: UNDO_SECONDS })
+    }
+
+    /// Whether the current conversation is an incognito chat.
+    pub async fn current_is_incognito(&self) -> Result<bool, TurnError> {
+        let current = self.store.conversations().current_conversation().await?;
+        Ok(self.store.conversations().is_incognito(current).await?)
     }
 
     /// Opens conversation `id`: it becomes the current one, where replies go.
@@ -74,8 +82,7 @@ impl Chats {
         if !self.store.chat_list().touch(id).await? {
             return Err(TurnError::NoChatToOpen(id));
         }
-        self.store.context().pause_checkpoints_outside(id).await?;
-        Ok(())
+        crate::context::service::shown(&self.store, id).await
     }
 
     pub async fn rename(&self, id: i64, title: &str) -> Result<(), TurnError> {

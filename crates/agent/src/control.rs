@@ -112,6 +112,10 @@ impl Control<'_> {
                 self.context.new_conversation().await?;
                 w.fresh_conversation()
             }
+            Command::Incognito => {
+                self.context.new_incognito().await?;
+                w.incognito_started()
+            }
             // Debugging commands change or reveal the spontaneous loop: not from a phone.
             Command::Proactive(_) if self.channel.is_phone() => w.proactive_desk_only(),
             Command::Proactive(ProactiveCommand::Reset) => {

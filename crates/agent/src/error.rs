@@ -38,6 +38,8 @@ pub enum TurnError {
     NoCheckpoint(i64),
     #[error("checkpoint #{id} is {} and cannot become {}", from.replace('_', " "), to.replace('_', " "))]
     CheckpointStatus { id: i64, from: &'static str, to: &'static str },
+    #[error("an incognito chat keeps no checkpoints: nothing said in it is saved. Leave it (New chat) to save your work")]
+    IncognitoKeepsNothing,
     #[error("stopped before the model was ready")]
     StoppedBeforeModel,
     #[error("stopped while older messages were being summarised")]
@@ -98,6 +100,10 @@ impl Worded for TurnError {
             TurnError::NoCheckpoint(id) => format!("no hay ningún punto de control #{id}"),
             TurnError::CheckpointStatus { id, from, to } => {
                 format!("el punto de control #{id} está {} y no puede pasar a {}", checkpoint_state(from), checkpoint_state(to))
+            }
+            TurnError::IncognitoKeepsNothing => {
+                "un chat de incógnito no guarda puntos de control: nada de lo que se dice en él se guarda. Sal de él (Nuevo chat) para guardar tu trabajo"
+                    .into()
             }
             TurnError::StoppedBeforeModel => "detenido antes de que el modelo estuviera listo".into(),
             TurnError::StoppedWhileFolding => "detenido mientras se resumían los mensajes antiguos".into(),

@@ -28,6 +28,8 @@ pub enum Command {
     Help,
     /// `/clear`: start a fresh conversation (nothing is deleted; recall still finds it).
     Clear,
+    /// `/incognito`: start a chat nothing is remembered from.
+    Incognito,
     /// `/stop`: stop the reply being written (what arrived is kept).
     Stop,
     /// `/proactive status|tick|context|decide|reset`.
@@ -138,6 +140,7 @@ pub fn parse(text: &str) -> Option<Command> {
         ("/status", None) => Some(Command::Status),
         ("/help" | "/ayuda", None) => Some(Command::Help),
         ("/clear", None) => Some(Command::Clear),
+        ("/incognito" | "/incógnito", None) => Some(Command::Incognito),
         ("/stop", None) => Some(Command::Stop),
         ("/proactive", Some("status") | None) => Some(Command::Proactive(ProactiveCommand::Status)),
         ("/proactive", Some("tick")) => Some(Command::Proactive(ProactiveCommand::Tick)),
@@ -181,6 +184,8 @@ mod tests {
         assert_eq!(parse("/help"), Some(Command::Help));
         assert_eq!(parse("/ayuda"), Some(Command::Help));
         assert_eq!(parse("/clear"), Some(Command::Clear));
+        assert_eq!(parse("/incognito"), Some(Command::Incognito));
+        assert_eq!(parse("/Incógnito"), Some(Command::Incognito));
         assert_eq!(parse("/stop"), Some(Command::Stop));
         assert_eq!(parse("/proactive tick"), Some(Command::Proactive(ProactiveCommand::Tick)));
         assert_eq!(parse("/proactive decide"), Some(Command::Proactive(ProactiveCommand::Decide)));

@@ -67,13 +67,16 @@ impl ProactiveRows<'_> {
         }))
     }
 
-    /// The newest user messages of any conversation, newest first (their time and
-    /// text), for finding the last one that was not a command.
+    /// The newest user messages of any conversation but an incognito one, newest first
+    /// (their time and text), for finding the last one that was not a command.
     pub(crate) async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
-        let rows: Vec<(String, String)> = sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
-            .bind(limit)
-            .fetch_all(self.store.pool())
-            .await?;
+        let rows: Vec<(String, String)> = sqlx::query_as(
+            "SELECT created_at, content FROM messages
+             WHERE role = 'user' AND conversation_id NOT IN (SELECT id FROM conversations WHERE incognito = 1) ORDER BY id DESC LIMIT ?",
+        )
+        .bind(limit)
+        .fetch_all(self.store.pool())
+        .await?;
         Ok(rows.into_iter().filter_map(|(at, text)| DateTime::parse_from_rfc3339(&at).ok().map(|t| (t.with_timezone(&Utc), text))).collect())
     }
 }

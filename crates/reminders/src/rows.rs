@@ -70,6 +70,9 @@ pub struct Reminder {
     pub shown_attempts: i64,
     /// What the text leaves out (an imported event's cut title and its notes).
     pub description: Option<String>,
+    /// Set from an incognito chat: kept, since the user asked for it, though the chat
+    /// it came from is gone.
+    pub from_incognito: bool,
 }
 
 impl Reminder {
@@ -103,7 +106,7 @@ impl<'a> NewReminder<'a> {
 }
 
 const COLUMNS: &str =
-    "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts, description";
+    "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts, description, from_incognito";
 
 /// Stores `new`, made at `now`, through `executor` (the pool, or a transaction). With
 /// `unless_pending`, nothing is stored when a pending reminder has the same words, time
@@ -117,8 +120,10 @@ async fn insert<'e>(
     let unless =
         if unless_pending { "WHERE NOT EXISTS (SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ?2 AND rrule IS ?4 AND message = ?1)" } else { "" };
     let sql = columns_sql!(
-        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, description, asked_in)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 {unless} RETURNING {COLUMNS}"
+        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, description, asked_in, from_incognito)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                EXISTS (SELECT 1 FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?9 AND c.incognito = 1)
+         {unless} RETURNING {COLUMNS}"
     );
     Ok(sqlx::query_as(sql)
         .bind(new.message)

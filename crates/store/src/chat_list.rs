@@ -56,7 +56,7 @@ impl ChatList<'_> {
                        WHERE messages_fts MATCH ?2 AND m.conversation_id = c.id AND m.role IN ('user', 'assistant')
                        ORDER BY m.id DESC LIMIT 1) END AS matched
              FROM conversations c
-             WHERE c.deleted_at IS NULL
+             WHERE c.deleted_at IS NULL AND c.incognito = 0
                AND (c.id = ?1 OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')))
                AND (?2 IS NULL
                     OR c.title LIKE ?3
@@ -155,33 +155,77 @@ impl ChatList<'_> {
     /// messages, summaries, checkpoints and plan. Usage rows stay, unlinked, so the
     /// totals still add up.
     pub async fn purge_deleted(&self, before: &str) -> Result<u64, StoreError> {
-        const DUE: &str = "SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?";
+        self.remove_found("SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?", before.to_string()).await
+    }
+
+    /// Removes for good every incognito conversation but `open` (the one still on
+    /// screen, if any): leaving one, and at start, where a crash may have left one.
+    pub async fn forget_incognito(&self, open: Option<i64>) -> Result<u64, StoreError> {
+        self.remove_found("SELECT id FROM conversations WHERE incognito = 1 AND id IS NOT ?", open).await
+    }
+
+    /// Removes for good the conversations `select` finds with `value`, then empties the
+    /// WAL of their words.
+    async fn remove_found<T>(&self, select: &'static str, value: T) -> Result<u64, StoreError>
+    where
+        T: for<'q> sqlx::Encode<'q, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite> + Clone + Send + 'static,
+    {
         // The list asks on every refresh: a write transaction only when there is work.
-        let due: Option<(i64,)> = sqlx::query_as(DUE).bind(before).fetch_optional(&self.store.pool).await?;
-        if due.is_none() {
+        let found: Option<(i64,)> = sqlx::query_as(select).bind(value.clone()).fetch_optional(&self.store.pool).await?;
+        if found.is_none() {
             return Ok(0);
         }
         let mut tx = self.store.write_transaction().await?;
-        let ids: Vec<(i64,)> = sqlx::query_as(DUE).bind(before).fetch_all(&mut *tx).await?;
+        let ids: Vec<(i64,)> = sqlx::query_as(select).bind(value).fetch_all(&mut *tx).await?;
         for (id,) in &ids {
-            for statement in [
-                "UPDATE usage SET conversation_id = NULL, message_id = NULL WHERE conversation_id = ?1",
-                "DELETE FROM plans WHERE conversation_id = ?1",
-                "DELETE FROM notes_fts WHERE (kind = 'summary' AND ref_id IN (SELECT id FROM context_summaries WHERE conversation_id = ?1))
-                                          OR (kind = 'checkpoint' AND ref_id IN (SELECT id FROM checkpoints WHERE conversation_id = ?1))",
-                "UPDATE conversations SET resumed_checkpoint_id = NULL WHERE resumed_checkpoint_id IN (SELECT id FROM checkpoints WHERE conversation_id = ?1)",
-                "DELETE FROM checkpoints WHERE conversation_id = ?1",
-                "DELETE FROM context_summaries WHERE conversation_id = ?1",
-                "DELETE FROM messages WHERE conversation_id = ?1",
-                "DELETE FROM conversations WHERE id = ?1",
-            ] {
-                sqlx::query(statement).bind(id).execute(&mut *tx).await?;
-            }
+            remove(&mut tx, *id).await?;
         }
         tx.commit().await?;
         self.store.forget_written().await;
         Ok(ids.len() as u64)
     }
+}
+
+/// Removes conversation `id` for good: its messages, summaries, checkpoints and plan.
+/// Usage rows stay, unlinked, so the totals still add up.
+async fn remove(connection: &mut sqlx::SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
+    for statement in [
+        "UPDATE usage SET conversation_id = NULL, message_id = NULL WHERE conversation_id = ?1",
+        "DELETE FROM plans WHERE conversation_id = ?1",
+        "DELETE FROM notes_fts WHERE (kind = 'summary' AND ref_id IN (SELECT id FROM context_summaries WHERE conversation_id = ?1))
+                                  OR (kind = 'checkpoint' AND ref_id IN (SELECT id FROM checkpoints WHERE conversation_id = ?1))",
+        "UPDATE conversations SET resumed_checkpoint_id = NULL WHERE resumed_checkpoint_id IN (SELECT id FROM checkpoints WHERE conversation_id = ?1)",
+        "DELETE FROM checkpoints WHERE conversation_id = ?1",
+        "DELETE FROM context_summaries WHERE conversation_id = ?1",
+        "DELETE FROM messages WHERE conversation_id = ?1",
+        "DELETE FROM conversations WHERE id = ?1",
+    ] {
+        sqlx::query(statement).bind(id).execute(&mut *connection).await?;
+    }
+    Ok(())
+}
+
+/// Removes every incognito conversation from the database file at `path`, a copy being
+/// made into a backup, and vacuums it so no freed page keeps their words. Returns how
+/// many there were.
+pub async fn forget_incognito_in(path: &std::path::Path) -> Result<u64, StoreError> {
+    use sqlx::Connection;
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(path).pragma("secure_delete", "ON");
+    let mut connection = sqlx::SqliteConnection::connect_with(&options).await?;
+    // The backup taken before an upgrade copies a database older than incognito chats.
+    let (has,): (bool,) =
+        sqlx::query_as("SELECT count(*) > 0 FROM pragma_table_info('conversations') WHERE name = 'incognito'").fetch_one(&mut connection).await?;
+    let ids: Vec<(i64,)> = if has { sqlx::query_as("SELECT id FROM conversations WHERE incognito = 1").fetch_all(&mut connection).await? } else { Vec::new() };
+    if !ids.is_empty() {
+        let mut tx = connection.begin().await?;
+        for (id,) in &ids {
+            remove(&mut tx, *id).await?;
+        }
+        tx.commit().await?;
+        sqlx::query("VACUUM").execute(&mut connection).await?;
+    }
+    connection.close().await?;
+    Ok(ids.len() as u64)
 }
 
 /// A title from what was said first: one line, cut at the last whole word that fits.

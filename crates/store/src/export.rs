@@ -31,7 +31,9 @@ impl ExportRows<'_> {
     /// Every conversation with its messages, oldest first.
     pub async fn conversations(&self) -> Result<Vec<ExportedConversation>, StoreError> {
         let mut conversations: Vec<ExportedConversation> =
-            sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE deleted_at IS NULL ORDER BY id").fetch_all(&self.store.pool).await?;
+            sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE deleted_at IS NULL AND incognito = 0 ORDER BY id")
+                .fetch_all(&self.store.pool)
+                .await?;
         for conversation in &mut conversations {
             conversation.messages = self.messages(conversation.id).await?;
         }
@@ -41,10 +43,11 @@ impl ExportRows<'_> {
 
     /// One conversation with its messages; `None` when it is deleted or unknown.
     pub async fn conversation(&self, id: i64) -> Result<Option<ExportedConversation>, StoreError> {
-        let found: Option<ExportedConversation> = sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE id = ? AND deleted_at IS NULL")
-            .bind(id)
-            .fetch_optional(&self.store.pool)
-            .await?;
+        let found: Option<ExportedConversation> =
+            sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE id = ? AND deleted_at IS NULL AND incognito = 0")
+                .bind(id)
+                .fetch_optional(&self.store.pool)
+                .await?;
         let Some(mut conversation) = found else { return Ok(None) };
         conversation.messages = self.messages(id).await?;
         Ok(Some(conversation))

@@ -26,7 +26,7 @@ mod variants;
 
 // The face: what the crates above, the faces and the tests name.
 pub use archives::ImportedTurn;
-pub use chat_list::ChatSummary;
+pub use chat_list::{forget_incognito_in, ChatSummary};
 pub use data_version::DataVersion;
 pub use export::ExportedConversation;
 pub use item_key::{ItemKind, Key};

@@ -265,13 +265,30 @@ impl Conversations<'_> {
     }
 
     pub async fn new_conversation(&self) -> Result<i64, StoreError> {
+        self.create(false).await
+    }
+
+    /// A conversation nothing is remembered from: its messages are not indexed, and
+    /// `ChatList::forget_incognito` removes it for good once it is left.
+    pub async fn new_incognito_conversation(&self) -> Result<i64, StoreError> {
+        self.create(true).await
+    }
+
+    async fn create(&self, incognito: bool) -> Result<i64, StoreError> {
         let ts = self.store.now();
-        let (id,): (i64,) = sqlx::query_as("INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id")
+        let (id,): (i64,) = sqlx::query_as("INSERT INTO conversations (created_at, updated_at, incognito) VALUES (?, ?, ?) RETURNING id")
             .bind(&ts)
             .bind(&ts)
+            .bind(incognito)
             .fetch_one(&self.store.pool)
             .await?;
         Ok(id)
+    }
+
+    /// Whether conversation `id` is an incognito one (false for one that is gone).
+    pub async fn is_incognito(&self, id: i64) -> Result<bool, StoreError> {
+        let row: Option<(bool,)> = sqlx::query_as("SELECT incognito FROM conversations WHERE id = ?").bind(id).fetch_optional(&self.store.pool).await?;
+        Ok(row.is_some_and(|r| r.0))
     }
 
     /// The conversation of `kind` (the one scheduled tasks post in), made with `title` and

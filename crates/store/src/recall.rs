@@ -9,7 +9,7 @@ use super::{Store, StoreError};
 /// Messages recall may show: what the user and the assistant said, not set aside by an
 /// edit, not in a deleted chat.
 const SEARCHABLE: &str = "m.role IN ('user', 'assistant') AND m.set_aside = 0
-    AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL)";
+    AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL OR incognito = 1)";
 
 /// Something recall found, whole.
 #[derive(Debug, Clone, PartialEq)]

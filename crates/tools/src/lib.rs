@@ -197,6 +197,14 @@ impl ToolRegistry {
         Self { offered: Some(Arc::new(offered)), ..self.clone() }
     }
 
+    /// The same tools and gate but the one called `name`, which is neither offered nor
+    /// run: a call to it fails as unknown, whatever the model knows from earlier turns.
+    pub fn without(&self, name: &str) -> Self {
+        let mut tools = self.tools.clone();
+        tools.remove(name);
+        Self { tools, ..self.clone() }
+    }
+
     /// The tools a scheduled task was given: only those are offered, and those run
     /// without asking; a call to any other still goes through the gate (asks).
     pub fn granting(&self, names: &[String]) -> Self {

@@ -51,6 +51,19 @@ export function Compose() {
   );
 }
 
+/** An incognito chat: a hat and glasses. */
+export function Incognito() {
+  return (
+    <svg {...base} aria-hidden="true" focusable="false">
+      <path d="M2 11h20" />
+      <path d="M5 11l2-7h10l2 7" />
+      <circle cx="7" cy="17" r="3" />
+      <circle cx="17" cy="17" r="3" />
+      <path d="M10 17h4" />
+    </svg>
+  );
+}
+
 /** A star: filled when `on` (pinned), hollow when not. */
 export function Star(props: { on: boolean }) {
   return (

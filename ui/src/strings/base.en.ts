@@ -22,6 +22,7 @@ export const baseEn = {
     `Imported ${added} reminder${added === 1 ? "" : "s"}.` +
     (past ? ` ${past} past event${past === 1 ? " was" : "s were"} skipped.` : "") +
     (unreadable ? ` ${unreadable} could not be read.` : ""),
+  reminderFromIncognito: "set in an incognito chat",
   reminderLateNote: "shown late: Sidecar was not running",
   reminderDelivering: "being delivered",
   snooze: "Also remind me in",
@@ -319,6 +320,10 @@ export const baseEn = {
   deleteFact: "Delete",
   newChat: "New chat",
   newChatHint: "New chat (Ctrl+N)",
+  incognitoChat: "Incognito chat",
+  incognitoHint: "Incognito chat (Ctrl+Shift+N): nothing said in it is remembered",
+  incognitoBanner: "Incognito chat. Nothing here is remembered, searched or backed up, and it is gone when you leave it. Reminders you ask for are kept.",
+  incognitoLeave: "Leave and forget",
   contextMeter: (used: number, budget: number) => `Context: ${groupDigits(used, ",")} of ${groupDigits(budget, ",")} tokens`,
   contextSummarized: "Older turns are summarised; recall finds their exact words.",
   contextTools: (n: number) => `The definitions of Sidecar's tools take ${groupDigits(n, ",")} of them.`,

@@ -23,6 +23,7 @@ export const baseEs: typeof baseEn = {
     `Importados ${added} recordatorio${added === 1 ? "" : "s"}.` +
     (past ? ` Se omitieron ${past} evento${past === 1 ? "" : "s"} ya pasado${past === 1 ? "" : "s"}.` : "") +
     (unreadable ? ` ${unreadable} no se pudieron leer.` : ""),
+  reminderFromIncognito: "pedido en un chat de incógnito",
   reminderLateNote: "llegó tarde: Sidecar no estaba abierto",
   reminderDelivering: "entregándose",
   snooze: "Recuérdamelo también en",
@@ -321,6 +322,10 @@ export const baseEs: typeof baseEn = {
   deleteFact: "Borrar",
   newChat: "Nueva conversación",
   newChatHint: "Nueva conversación (Ctrl+N)",
+  incognitoChat: "Chat de incógnito",
+  incognitoHint: "Chat de incógnito (Ctrl+Mayús+N): nada de lo que digas se recuerda",
+  incognitoBanner: "Chat de incógnito. Nada de lo que se dice aquí se recuerda, se busca ni entra en las copias de seguridad, y desaparece al salir. Los recordatorios que pidas sí se guardan.",
+  incognitoLeave: "Salir y olvidar",
   contextMeter: (used: number, budget: number) => `Contexto: ${groupDigits(used, ".")} de ${groupDigits(budget, ".")} tokens`,
   contextSummarized: "Los turnos antiguos están resumidos; recall encuentra sus palabras exactas.",
   contextTools: (n: number) => `Las definiciones de las herramientas de Sidecar ocupan ${groupDigits(n, ".")}.`,

@@ -100,7 +100,7 @@ export class FakeCore {
   backups: [string, string][] = [];
   /** The last reply's versions, as `reply_versions` answers. */
   versions: ReplyVersions | null = null;
-  chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
+  chats: ChatListView = { current: 1, incognito: false, chats: [], undo_seconds: 30 };
   servers: FoundServer[] = [];
   presets: Preset[] = [
     { id: "moonshot", label: "Moonshot (Kimi)", kind: "openai", base_url: "https://api.moonshot.ai/v1", model: "kimi-k2.5", context_window: 262144, key_env: "MOONSHOT_API_KEY", key_page: "https://platform.moonshot.ai/console/api-keys", local: false },
@@ -195,6 +195,8 @@ export class FakeCore {
             return this.channels;
           case "list_chats":
             return this.chats;
+          case "chat_is_incognito":
+            return this.chats.incognito;
           case "welcome_needed":
             return this.welcome;
           case "provider_presets":

@@ -190,7 +190,11 @@ already: number, };
 /**
  * The list as the sidebar shows it.
  */
-export type ChatListView = { current: number, chats: Array<ChatSummary>, 
+export type ChatListView = { current: number, 
+/**
+ * The current conversation is an incognito chat (not in `chats`).
+ */
+incognito: boolean, chats: Array<ChatSummary>, 
 /**
  * How long Undo is offered after a delete.
  */
@@ -1368,7 +1372,12 @@ shown_attempts: number,
 /**
  * What the text leaves out (an imported event's cut title and its notes).
  */
-description: string | null, };
+description: string | null, 
+/**
+ * Set from an incognito chat: kept, since the user asked for it, though the chat
+ * it came from is gone.
+ */
+from_incognito: boolean, };
 
 export type ReminderEvent = { "type": "reminder_delivered", conversation_id: number, message_id: number, reminder_id: number, late: boolean, first_line: string, } | { "type": "reminders_changed" } | { "type": "calendar_import", saved: number, total: number, done: boolean, };
 
@@ -1415,7 +1424,12 @@ shown_attempts: number,
 /**
  * What the text leaves out (an imported event's cut title and its notes).
  */
-description: string | null, };
+description: string | null, 
+/**
+ * Set from an incognito chat: kept, since the user asked for it, though the chat
+ * it came from is gone.
+ */
+from_incognito: boolean, };
 
 /**
  * The IANA zone a reminder was set in; its recurrence keeps that zone's wall clock.

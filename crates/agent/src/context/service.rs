@@ -198,6 +198,11 @@ impl ContextService {
             return Ok(LiveHistory { summary, messages, checkpoint: None });
         };
         let kept = messages.split_off(cut);
+        if self.store.conversations().is_incognito(conversation_id).await? {
+            // Nothing said in an incognito chat becomes a summary, a checkpoint or a fact:
+            // the oldest turns simply leave the prompt.
+            return Ok(LiveHistory { summary: None, messages: kept, checkpoint: None });
+        }
         self.events.publish(ChatEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
         let (folded, checkpoint) = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
         tracing::info!(
@@ -331,6 +336,9 @@ impl ContextService {
     /// `/checkpoint`: digests the live history into a checkpoint now.
     pub(crate) async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
+        if self.store.conversations().is_incognito(conversation_id).await? {
+            return Err(TurnError::IncognitoKeepsNothing);
+        }
         let settings = self.models.settings();
         let chain = self.models.chat_chain(None).await?;
         let limits = limits_for(&chain, &settings);
@@ -362,7 +370,9 @@ impl ContextService {
         live: &[Message],
         limits: &Limits,
     ) -> Result<Option<i64>, TurnError> {
-        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY {
+        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY
+            || self.store.conversations().is_incognito(conversation_id).await?
+        {
             return Ok(None);
         }
         let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
@@ -375,7 +385,9 @@ impl ContextService {
     /// a tool result that will force a fold).
     async fn plain_checkpoint(&self, conversation_id: i64) -> Result<Option<i64>, TurnError> {
         // A fold or another checkpoint just saved the state: nothing new to keep.
-        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY / 4 {
+        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY / 4
+            || self.store.conversations().is_incognito(conversation_id).await?
+        {
             return Ok(None);
         }
         let chain = self.models.chat_chain(None).await?;
@@ -444,10 +456,19 @@ impl ContextService {
         }
     }
 
-    /// Starts a new, empty conversation; the open checkpoints of the others pause.
+    /// Starts a new, empty conversation; the open checkpoints of the others pause, and
+    /// an incognito chat left behind is forgotten.
     pub async fn new_conversation(&self) -> Result<i64, TurnError> {
         let id = self.store.conversations().new_conversation().await?;
-        self.store.context().pause_checkpoints_outside(id).await?;
+        shown(&self.store, id).await?;
+        Ok(id)
+    }
+
+    /// Starts an incognito chat: nothing said in it is remembered, and it is forgotten
+    /// once left.
+    pub async fn new_incognito(&self) -> Result<i64, TurnError> {
+        let id = self.store.conversations().new_incognito_conversation().await?;
+        shown(&self.store, id).await?;
         Ok(id)
     }
 
@@ -456,7 +477,8 @@ impl ContextService {
     pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let (resumed, dismissed) = self.store.context().continuation(conversation_id).await?;
-        if resumed.is_some() || dismissed || self.store.context().message_count(conversation_id).await? > 0 {
+        let incognito = self.store.conversations().is_incognito(conversation_id).await?;
+        if resumed.is_some() || dismissed || incognito || self.store.context().message_count(conversation_id).await? > 0 {
             return Ok(None);
         }
         let since = sidecar_store::utc(self.clock.now() - chrono::Duration::days(OFFER_DAYS));
@@ -583,6 +605,17 @@ impl super::engine::CheckpointWriter for ContextService {
     fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, TurnError>> {
         Box::pin(self.plain_checkpoint(conversation_id))
     }
+}
+
+/// Conversation `id` is now the one on screen: the open checkpoints of the others pause,
+/// and an incognito chat left behind is removed for good.
+pub(crate) async fn shown(store: &Store, id: i64) -> Result<(), TurnError> {
+    store.context().pause_checkpoints_outside(id).await?;
+    let forgotten = store.chat_list().forget_incognito(Some(id)).await?;
+    if forgotten > 0 {
+        tracing::info!(forgotten, "an incognito chat was left and forgotten");
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -40,6 +40,9 @@ mod message_actions;
 mod task_turn;
 pub use task_turn::TaskReply;
 
+/// The tool an incognito chat does not have: it would keep what was said there.
+const INCOGNITO_WITHOUT: &str = "remember_fact";
+
 /// How long a turn waits for a tool server that is still starting.
 const TOOLS_START_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -242,6 +245,7 @@ impl ConversationService {
                 }
             });
         }
+        let incognito = self.with.store.conversations().is_incognito(conversation_id).await?;
         let dequeued = turn.waited.map(|_| text.to_string());
         self.with.events.publish(ChatEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
         // Code decides what code can decide (P10): a reminder, a fact, a list. A request
@@ -255,6 +259,11 @@ impl ConversationService {
             Some(sentence) => Some(crate::intent::Intent::Set { sentence }),
             None => crate::intent::detect(text).filter(|_| !planned),
         };
+        if incognito && matches!(intent, Some(crate::intent::Intent::Remember { .. })) {
+            let words = crate::words::commands::CommandWords(sidecar_dates::written_in(text, self.with.lang));
+            let meta = MessageMeta { intent: true, ..MessageMeta::default() };
+            return self.post_answer(conversation_id, user_message_id, words.incognito_remembers_nothing(), MessageStatus::Complete, meta, channel).await;
+        }
         let carried = match (crate::context::resume::detect(text), intent) {
             // "Continue from checkpoint" brings the checkpoint into this conversation.
             (Some(request), _) => Some(self.resume_from(conversation_id, user_message_id, request, channel).await?),
@@ -483,6 +492,9 @@ impl ConversationService {
 
     /// Offers (or saves, as chosen) the facts the user just said that nothing covers.
     async fn notice_facts(&self, conversation_id: i64, said_id: i64, reply_id: i64) {
+        if self.with.store.conversations().is_incognito(conversation_id).await.unwrap_or(true) {
+            return;
+        }
         let Ok(Some(said)) = self.with.store.conversations().message(said_id).await else { return };
         let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today()).await;
         if !suggestions.is_empty() {
@@ -506,7 +518,10 @@ impl ConversationService {
             _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         }
         let recent = self.with.store.conversations().recent_messages(conversation_id, 12).await?;
-        let tools = Arc::new(self.with.chooser.choose(&self.tools(), &recent).await);
+        let incognito = self.with.store.conversations().is_incognito(conversation_id).await?;
+        // An incognito chat saves no fact: the model is not offered the tool, and told why.
+        let offered = if incognito { Arc::new(self.tools().without(INCOGNITO_WITHOUT)) } else { self.tools() };
+        let tools = Arc::new(self.with.chooser.choose(&offered, &recent).await);
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
@@ -514,6 +529,9 @@ impl ConversationService {
         };
         if let Some(told) = &note {
             turn.prompt.push(ChatMessage::system(&told.note));
+        }
+        if incognito {
+            turn.prompt.push(ChatMessage::system(crate::words::intent::INCOGNITO_NOTE));
         }
         let shaper = self.with.context.shaper(&turn, conversation_id, &chain);
         let driven = drive(

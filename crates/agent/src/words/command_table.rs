@@ -39,6 +39,12 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("/checkpoint", "done | abandon | list", "Save the state of the current work, or close it", "Guarda el estado del trabajo actual, o lo cierra"),
     ("/memory-export", "", "Every checkpoint in one Markdown file", "Todos los puntos de control en un archivo Markdown"),
     ("/clear", "", "Start a fresh conversation (nothing is deleted)", "Empieza una conversación nueva (nada se borra)"),
+    (
+        "/incognito",
+        "",
+        "Start an incognito chat: nothing said in it is remembered, and it is gone once you leave it",
+        "Empieza un chat de incógnito: nada de lo que digas se recuerda, y desaparece al salir",
+    ),
     ("/stop", "", "Stop the reply being written", "Detiene la respuesta que se está escribiendo"),
     ("/proactive", "status | tick | context | decide | reset", "Look at and try proactivity", "Mira y prueba la proactividad"),
 ];

@@ -183,6 +183,25 @@ impl CommandWords {
         .into()
     }
 
+    pub(crate) fn incognito_started(self) -> String {
+        if self.es() {
+            "Chat de incógnito. Nada de lo que digas aquí se recuerda ni se busca, y desaparece en cuanto salgas. Los recordatorios que pidas sí se guardan."
+        } else {
+            "Incognito chat. Nothing you say here is remembered or searchable, and it is gone as soon as you leave it. Reminders you ask for are still kept."
+        }
+        .into()
+    }
+
+    /// "Remember that…" in an incognito chat: nothing is saved there.
+    pub(crate) fn incognito_remembers_nothing(self) -> String {
+        if self.es() {
+            "Esto es un chat de incógnito: no guardo nada de lo que digas aquí. Si quieres que lo recuerde, dímelo fuera del incógnito."
+        } else {
+            "This is an incognito chat: I keep nothing you say here. If you want me to remember it, tell me outside incognito."
+        }
+        .into()
+    }
+
     pub(crate) fn fresh_conversation(self) -> String {
         if self.es() {
             "Conversación nueva. La anterior no se borró: recall la sigue encontrando."

@@ -106,6 +106,10 @@ pub(crate) fn model_note(answer: &str) -> String {
     )
 }
 
+/// What the model is told in an incognito chat (in English, as its other rules are).
+pub(crate) const INCOGNITO_NOTE: &str = "This is an incognito chat: nothing said in it is remembered after it closes, and you cannot save facts \
+     about the user here. Do not say you will remember anything; if the user asks you to, say that incognito keeps nothing and they can tell you outside it.";
+
 /// The time and date, asked for ("what time is it", "qué día es hoy").
 pub(crate) fn now_is(moment: &str, zone: &str, lang: Lang) -> String {
     match lang {

@@ -90,6 +90,8 @@ impl Backups {
             .execute(self.store.pool())
             .await
             .map_err(|e| BackupError::Snapshot(e.to_string()))?;
+        // An incognito chat open now is not the user's history: the copy never holds it.
+        sidecar_store::forget_incognito_in(&snapshot).await.map_err(|e| BackupError::Snapshot(e.to_string()))?;
         let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];
         for folder in ["knowledge", sidecar_memory::FOLDER] {
             let Ok(entries) = std::fs::read_dir(self.data_dir.join(folder)) else { continue };

@@ -19,8 +19,10 @@ pub(crate) struct EmbeddingRows<'a> {
     store: &'a Store,
 }
 
-/// Messages worth searching: what the user and the assistant said, with some text.
-const SEARCHABLE_MESSAGES: &str = "m.role IN ('user', 'assistant') AND length(m.content) > 0";
+/// Messages worth searching: what the user and the assistant said, with some text,
+/// outside an incognito chat (nothing said there gets a vector).
+const SEARCHABLE_MESSAGES: &str = "m.role IN ('user', 'assistant') AND length(m.content) > 0
+    AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE incognito = 1)";
 
 impl EmbeddingRows<'_> {
     /// Up to `limit` messages, summaries and checkpoints with no vector under `model`,

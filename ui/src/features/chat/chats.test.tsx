@@ -22,7 +22,7 @@ const message = (id: number, content: string): Message => stored({ id, role: "us
 
 function withChats() {
   const core = new FakeCore();
-  core.chats = { current: 2, chats: [chat(2, "Plan a weekend in Lisbon", 2), chat(1, "My sister's new job", 4)], undo_seconds: 30 };
+  core.chats = { current: 2, incognito: false, chats: [chat(2, "Plan a weekend in Lisbon", 2), chat(1, "My sister's new job", 4)], undo_seconds: 30 };
   return core;
 }
 

@@ -99,6 +99,35 @@ describe("context around the chat", () => {
     await user.keyboard("{Control>}n{/Control}");
     await waitFor(() => expect(core.invoked("new_conversation")).toHaveLength(2));
   });
+
+  it("starts an incognito chat that says so all the while, and leaving it starts a new chat", async () => {
+    const core = new FakeCore();
+    core.history = [message({ id: 1, conversation_id: 1, role: "user", content: "old message", status: "complete", finish_reason: null, created_at: "" })];
+    core.handlers.new_incognito = () => {
+      core.history = [];
+      core.chats = { ...core.chats, current: 2, incognito: true };
+      return 2;
+    };
+    core.handlers.new_conversation = () => {
+      core.chats = { ...core.chats, current: 3, incognito: false };
+      return 3;
+    };
+    renderApp();
+    expect(await screen.findByText("old message")).toBeInTheDocument();
+    expect(screen.queryByTestId("incognito-banner")).toBeNull();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("new-incognito"));
+    const banner = await screen.findByTestId("incognito-banner");
+    expect(banner).toHaveTextContent("Nothing here is remembered, searched or backed up");
+    expect(screen.getByTestId("new-incognito")).toBeDisabled();
+    await user.click(screen.getByTestId("leave-incognito"));
+    await waitFor(() => expect(screen.queryByTestId("incognito-banner")).toBeNull());
+    expect(core.invoked("new_conversation")).toHaveLength(1);
+    // Ctrl+Shift+N, as in a browser.
+    await user.keyboard("{Control>}{Shift>}n{/Shift}{/Control}");
+    await waitFor(() => expect(core.invoked("new_incognito")).toHaveLength(2));
+    expect(await screen.findByTestId("incognito-banner")).toBeInTheDocument();
+  });
 });
 
 describe("memory tabs", () => {

@@ -26,6 +26,8 @@ export function useChat() {
   const [offer, setOffer] = useState<Checkpoint | null>(null);
   const [resumed, setResumed] = useState<Checkpoint | null>(null);
   const [versions, setVersions] = useState<ReplyVersions | null>(null);
+  /** The chat shown is an incognito one: the window says so all the while. */
+  const [incognito, setIncognito] = useState(false);
   /** Counts the conversations shown (new, opened, reloaded): what depends on which one is current refreshes. */
   const [shown, setShown] = useState(0);
 
@@ -39,6 +41,7 @@ export function useChat() {
     api.contextMeter().then((m) => setMeter(m ?? null)).catch(() => undefined);
     api.currentPlan().then((items) => setPlan(items ?? [])).catch(() => undefined);
     api.continuationOffer().then((o) => setOffer(o ?? null)).catch(() => undefined);
+    api.chatIsIncognito().then((on) => setIncognito(Boolean(on))).catch(() => undefined);
   }, []);
 
   useEffect(() => {
@@ -121,10 +124,11 @@ export function useChat() {
             api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
           intentAnswered.current = false;
           if (outcome.conversation_changed) {
-            // The turn moved on to a new conversation (`/clear`): show it.
+            // The turn moved on to a new conversation (`/clear`, `/incognito`): show it.
             setMeter(null);
             setPlan([]);
             api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
+            loadContext();
           }
           loadVersions();
         })
@@ -132,7 +136,7 @@ export function useChat() {
           dispatch({ type: "failed", error: toCommandError(e) });
           loadVersions();
         }),
-    [loadVersions],
+    [loadVersions, loadContext],
   );
 
   const send = useCallback((text: string, files: Attachment[] = []) => {
@@ -227,6 +231,7 @@ export function useChat() {
     [loadContext, loadVersions],
   );
   const newChat = useCallback(() => showCurrent(api.newConversation()), [showCurrent]);
+  const newIncognito = useCallback(() => showCurrent(api.newIncognito()), [showCurrent]);
   const reloadChat = useCallback(() => showCurrent(Promise.resolve()), [showCurrent]);
 
   const acceptOffer = useCallback(() => {
@@ -245,5 +250,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
+  return { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
 }

@@ -82,6 +82,7 @@ function Row({
           {kind === "late" && ` · ${t.reminderLateNote}`}
           {kind === "failed" && ` · ${t.reminderFailedNote}`}
           {reminder.state === "attempting" && ` · ${t.reminderDelivering}`}
+          {reminder.from_incognito && <span data-testid="reminder-from-incognito">{` · ${t.reminderFromIncognito}`}</span>}
         </div>
         {reminder.description && (
           <details className="reminder-notes small" data-testid="reminder-notes">

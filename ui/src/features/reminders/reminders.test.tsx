@@ -28,6 +28,7 @@ function reminder(id: number, message: string, extra: Partial<ReminderView> = {}
     late: false,
     created_at: "2026-11-22T08:00:00.000Z",
     shown_attempts: 0,
+    from_incognito: false,
     description: null,
     ...extra,
   };
