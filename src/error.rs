@@ -99,8 +99,6 @@ pub enum CompanionError {
     Devices(#[from] crate::devices_error::DevicesError),
     #[error("\"{0}\" is not an IANA time zone (like \"Europe/Madrid\")")]
     NotAZone(String),
-    #[error("{0} is not a backup file")]
-    NotABackupFile(String),
     #[error("\"{0}\" is not one of the voices Settings → Voice offers for that language")]
     NotAVoice(String),
 }
@@ -186,7 +184,6 @@ impl Worded for CompanionError {
             CompanionError::Refused(e) => e.spanish(),
             CompanionError::Devices(e) => e.spanish(),
             CompanionError::NotAZone(name) => format!("«{name}» no es una zona horaria IANA (como «Europe/Madrid»)"),
-            CompanionError::NotABackupFile(what) => format!("{what} no es un archivo de copia de seguridad"),
             CompanionError::NotAVoice(id) => format!("«{id}» no es una de las voces que Ajustes → Voz ofrece para ese idioma"),
         }
     }

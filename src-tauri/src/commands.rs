@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use sidecar::{Companion, CompanionError};
+use sidecar::Companion;
 use tauri::{AppHandle, State};
 
 pub(crate) use sidecar::commands::{blocking, CommandError, SaidBy};
@@ -24,10 +24,9 @@ pub(crate) async fn send_test_notification(app: AppHandle) {
 /// Notes `path` to be restored and restarts the app, which restores it before opening
 /// the data (the running app holds it).
 #[tauri::command]
-pub(crate) fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
-    sidecar_data::schedule_restore(core.data_dir(), std::path::Path::new(&path))
-        .map_err(|e| CompanionError::NotABackupFile(format!("{path} ({e})")))
-        .said(&core)?;
+pub(crate) fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String, passphrase: Option<String>) -> Result<(), CommandError> {
+    let seal = passphrase.as_deref().and_then(sidecar_data::Passphrase::new);
+    sidecar_data::schedule_restore(core.data_dir(), std::path::Path::new(&path), seal.as_ref()).map_err(sidecar_data::DataError::Backup).said(&core)?;
     app.restart()
 }
 

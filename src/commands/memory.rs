@@ -40,6 +40,22 @@ commands! {
         core.data().back_up(None).await.said(&core)
     }
 
+    /// Whether backups are sealed with a passphrase, and where it is kept.
+    async fn backup_seal(core) -> Result<sidecar_data::BackupSeal, CommandError> {
+        Ok(core.data().backup_seal())
+    }
+
+    /// Seals every backup from now on with `passphrase` (empty: plain again).
+    async fn seal_backups(core, passphrase: String) -> Result<sidecar_data::BackupSeal, CommandError> {
+        core.data().seal_backups(&passphrase).said(&core)
+    }
+
+    /// Whether the backup file at `path` is sealed (a restore then asks its passphrase).
+    async fn backup_is_sealed(core, path: String) -> Result<bool, CommandError> {
+        let file = std::path::PathBuf::from(&path);
+        sidecar_data::is_sealed(&file).map_err(|source| sidecar_data::DataError::Backup(sidecar_data::BackupError::Read { path: file, source })).said(&core)
+    }
+
     /// The automatic backups kept, newest first (date, file).
     async fn automatic_backups(core) -> Result<Vec<(String, String)>, CommandError> {
         Ok({

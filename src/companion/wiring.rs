@@ -47,7 +47,8 @@ async fn ground(options: &CompanionOptions) -> Result<Ground, CompanionError> {
     // The settings' one owner: every change below is written and held through it.
     let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
     // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
-    let (store, _) = sidecar_data::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
+    let seal = sidecar_data::backup_seal(&options.secrets);
+    let (store, _) = sidecar_data::open_store(&options.data_dir, options.config_path.as_deref(), clock.now(), seal).await?;
     let store = store.with_clock(clock.clone());
     store.corrections().purge_expired_corrections(clock.now()).await?;
     let warnings = options.settings.warnings.iter().cloned().chain(zone_warning).collect();
@@ -165,8 +166,7 @@ async fn features(
         memory.meaning.clone(),
         clock.clone(),
         lang,
-        data_dir,
-        options.config_path.clone(),
+        sidecar_data::DataPlaces { data_dir, config_path: options.config_path.clone(), secrets: options.secrets.clone() },
     ));
     let tasks = Arc::new(sidecar_tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
     tasks.follow_language(lang).await?;

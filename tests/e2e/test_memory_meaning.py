@@ -7,6 +7,7 @@ to the light one, everything is embedded again and the paraphrase is still found
 Back up now writes a backup."""
 import json
 import subprocess
+import time
 from pathlib import Path
 
 from conftest import wait_until
@@ -79,8 +80,21 @@ def test_the_memory_search_finds_a_paraphrase_that_words_miss(desktop, tmp_path)
         session.settings("data")
         session.tap("[data-testid=back-up-now]")
         wait_until(lambda: "Backed up to" in " ".join(session.texts("[data-testid=data-note]")), 30, "no backup")
-        assert list((data / "backups").glob("sidecar-*.sidecar-backup")), "the backup file exists"
+        made = list((data / "backups").glob("sidecar-*.sidecar-backup"))
+        assert made, "the backup file exists"
         desktop.screenshot("settings-data")
+        # A passphrase set here seals the next backup (an age file, none of its words readable).
+        session.send_keys(session.find("[data-testid=seal-passphrase]"), "la maceta turquesa del balcón")
+        session.tap("[data-testid=seal-save]")
+        wait_until(lambda: "encrypted with your passphrase" in " ".join(session.texts("[data-testid=seal-state]")), 30, "not sealed")
+        time.sleep(1.1)  # backup names carry the second they were made
+        session.tap("[data-testid=back-up-now]")
+        wait_until(lambda: len(list((data / "backups").glob("sidecar-*.sidecar-backup"))) == len(made) + 1, 60, "no sealed backup")
+        sealed = next(p for p in (data / "backups").glob("sidecar-*.sidecar-backup") if p not in made)
+        content = sealed.read_bytes()
+        assert content.startswith(b"age-encryption.org/v1") and b"enfermera" not in content and b"manifest" not in content
+        session.script("document.querySelector('[data-testid=backup-seal]').scrollIntoView()")
+        desktop.screenshot("settings-data-sealed")
     finally:
         desktop.close(session)
 

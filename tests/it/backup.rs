@@ -112,7 +112,7 @@ proptest! {
             core.shutdown().await;
             drop(core);
 
-            let restored = sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
+            let restored = sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore, None).await.unwrap();
             prop_assert!(restored.aside.join("sidecar.db").exists(), "the replaced data is kept aside");
             let core = open(dir.path()).await;
             prop_assert_eq!(rows(&core).await, before_rows);
@@ -154,7 +154,7 @@ proptest! {
                     .collect()
             };
             let data_before = data_files();
-            let outcome = sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep).await;
+            let outcome = sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep, None).await;
             // Deflate can say the same bytes more than one way: a flip in a back-reference
             // inside a run of zeros (most of a database page) can copy the same zeros from
             // elsewhere. Such a file holds exactly what was backed up, so it restores.
@@ -176,7 +176,7 @@ async fn a_restore_is_refused_while_sidecar_runs_on_the_data() {
     let backup = core.data().back_up(None).await.unwrap();
     assert!(backup.path.starts_with(dir.path().join("data/backups")));
     let _scheduler = core.reminders().scheduler().unwrap().expect("this process runs the scheduler");
-    let refused = core.data().backups().restore(&backup.path, chrono::Utc::now(), WithSettings::Keep).await.unwrap_err();
+    let refused = core.data().backups().restore(&backup.path, chrono::Utc::now(), WithSettings::Keep, None).await.unwrap_err();
     assert!(refused.to_string().contains("Quit it"), "{refused}");
 }
 
@@ -263,7 +263,7 @@ async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_on
     core.send("before the backup").await.ok();
     let backup = core.data().back_up(None).await.unwrap();
     core.send("after the backup").await.ok();
-    schedule_restore(&data, &backup.path).unwrap();
+    schedule_restore(&data, &backup.path, None).unwrap();
     core.shutdown().await;
     drop(core);
     // The next start: the noted restore runs first.
@@ -280,11 +280,11 @@ async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_on
     // A file that is no backup: refused with why; the next start is a plain start.
     let junk = dir.path().join("junk.tar.gz");
     std::fs::write(&junk, b"not a backup").unwrap();
-    schedule_restore(&data, &junk).unwrap();
+    schedule_restore(&data, &junk, None).unwrap();
     let note = apply_pending_restore(&data, None, chrono::Utc::now()).await.unwrap();
     assert!(matches!(&note, RestoreNote::Refused { why, .. } if !why.is_empty()), "{note:?}");
     assert!(apply_pending_restore(&data, None, chrono::Utc::now()).await.is_none());
-    assert!(schedule_restore(&data, &dir.path().join("missing.tar.gz")).is_err());
+    assert!(schedule_restore(&data, &dir.path().join("missing.tar.gz"), None).is_err());
 }
 
 /// One conversation on its own, as Markdown: its title, who said what, nothing else.

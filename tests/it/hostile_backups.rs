@@ -152,7 +152,7 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
 /// Restoring `file` onto `data` is refused, said with `says` in English and `dice` in
 /// Spanish (and no English in the Spanish).
 async fn refused_in_both(file: &std::path::Path, data: &std::path::Path, what: &str, says: &str, dice: &str) {
-    let error = sidecar_data::restore_backup(file, data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap_err();
+    let error = sidecar_data::restore_backup(file, data, None, chrono::Utc::now(), sidecar_data::WithSettings::Keep, None).await.unwrap_err();
     let refused = error.to_string();
     assert!(refused.contains(says), "{what}: {refused}");
     let dicho = sidecar_domain::Worded::spanish(&error);
@@ -238,7 +238,7 @@ async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
     let file = dir.path().join("crafted.sidecar-backup");
     backup_of(&file, &[("sidecar.db", &db), ("settings.toml", crafted.as_bytes())]);
 
-    let kept = restore_backup(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep).await.unwrap();
+    let kept = restore_backup(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep, None).await.unwrap();
     assert_eq!(std::fs::read_to_string(&config).unwrap(), mine, "not put back unasked");
     let SettingsOutcome::Kept { changes } = kept.settings else { panic!("{:?}", kept.settings) };
     let said = changes.join("\n");
@@ -246,7 +246,7 @@ async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
     assert!(said.contains("environment variable AWS_SECRET_ACCESS_KEY"), "{said}");
     assert!(said.contains("pairs the Telegram chat 666"), "{said}");
 
-    let restored = restore_backup(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
+    let restored = restore_backup(&file, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore, None).await.unwrap();
     assert!(matches!(restored.settings, SettingsOutcome::Restored { .. }));
     assert_eq!(std::fs::read_to_string(&config).unwrap(), crafted, "put back when asked");
 
@@ -254,9 +254,9 @@ async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
     std::fs::write(&config, mine).unwrap();
     let broken = dir.path().join("broken.sidecar-backup");
     backup_of(&broken, &[("sidecar.db", &db), ("settings.toml", b"[llm]\nresponse_timeout_secs = nan\n")]);
-    let refused = restore_backup(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore).await.unwrap_err().to_string();
+    let refused = restore_backup(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Restore, None).await.unwrap_err().to_string();
     assert!(refused.contains("settings.toml does not pass Sidecar's checks"), "{refused}");
-    let outcome = restore_backup(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep).await.unwrap();
+    let outcome = restore_backup(&broken, &data, Some(&config), chrono::Utc::now(), WithSettings::Keep, None).await.unwrap();
     assert!(matches!(outcome.settings, SettingsOutcome::Invalid { .. }), "{:?}", outcome.settings);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), mine);
 }

@@ -104,6 +104,6 @@ async fn a_backup_holds_the_images_and_a_restore_puts_them_back() {
     core.shutdown().await;
     drop(core);
     std::fs::remove_dir_all(dir.path().join("data/attachments")).unwrap();
-    sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), sidecar_data::WithSettings::Keep).await.unwrap();
+    sidecar_data::restore_backup(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), sidecar_data::WithSettings::Keep, None).await.unwrap();
     assert_eq!(std::fs::read(&kept).unwrap(), base64::engine::general_purpose::STANDARD.decode(PIXEL).unwrap());
 }

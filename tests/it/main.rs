@@ -54,6 +54,7 @@ mod queue;
 mod reminders;
 mod reminders_kept;
 mod sampling;
+mod sealed_backups;
 mod services;
 mod sources;
 mod spanish_errors;

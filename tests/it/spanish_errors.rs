@@ -93,7 +93,10 @@ fn refusals() -> Vec<CompanionError> {
         CannotWrite { path: "/datos/exports/x.md".into(), why: "disco lleno".into() }.into(),
         ChannelError::WhatsAppSession("permiso denegado".into()).into(),
         TurnError::CheckpointStatus { id: 3, from: "completed", to: "in_progress" }.into(),
-        CompanionError::NotABackupFile("/tmp/x".into()),
+        sidecar_data::DataError::ShortPassphrase(10).into(),
+        sidecar_data::DataError::Backup(sidecar_data::BackupError::Invalid { path: "/tmp/x".into(), why: sidecar_data::BadBackup::Sealed }).into(),
+        sidecar_data::DataError::Backup(sidecar_data::BackupError::Invalid { path: "/tmp/x".into(), why: sidecar_data::BadBackup::WrongPassphrase }).into(),
+        TurnError::IncognitoKeepsNothing.into(),
     ]
 }
 

@@ -5,7 +5,7 @@ import { cancelRecording, finishRecording, startRecording } from "./features/voi
 import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import { ended } from "./format";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
-import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
+import type { BackupInfo, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
 import type { TidyReport } from "./features/memory/retention.strings";
@@ -164,7 +164,12 @@ export const api = {
   tidyNow: () => invoke<TidyReport>("tidy_now"),
   automaticBackups: () => invoke<[string, string][]>("automatic_backups"),
   /** Restores `path` at a restart the core asks for at once. */
-  restoreAtRestart: (path: string) => invoke<void>("restore_at_restart", { path }),
+  restoreAtRestart: (path: string, passphrase: string | null = null) => invoke<void>("restore_at_restart", { path, passphrase }),
+  /** Whether backups are sealed with a passphrase, and where it is kept. */
+  backupSeal: () => invoke<BackupSeal>("backup_seal"),
+  /** Seals every backup from now on with `passphrase` ("" makes them plain again). */
+  sealBackups: (passphrase: string) => invoke<BackupSeal>("seal_backups", { passphrase }),
+  backupIsSealed: (path: string) => invoke<boolean>("backup_is_sealed", { path }),
   /** How the last restore asked for here went, once. */
   restoreNote: () => invoke<RestoreNote | null>("restore_note"),
   exportData: (format: "markdown" | "json") => invoke<string>("export_data", { format }),

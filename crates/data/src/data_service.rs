@@ -8,13 +8,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::backup::{BackupError, BackupInfo, Backups};
+use crate::backup::{BackupError, BackupInfo, Backups, Passphrase};
 use crate::chat_exports::{self, ExportKind};
 use crate::export::{self, ExportFormat};
 use crate::problem::{ImportProblem, NotAnExport};
 pub use crate::retention::TidyReport;
 use sidecar_domain::Clock;
+use sidecar_domain::KeyStorage;
 use sidecar_domain::Lang;
+use sidecar_domain::Secrets;
 use sidecar_domain::Worded;
 use sidecar_llm::Role;
 use sidecar_memory::KnowledgeStore;
@@ -22,6 +24,27 @@ use sidecar_memory::MeaningIndex;
 use sidecar_store::ImportedTurn;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
+
+/// Where the backups' passphrase is kept in the keychain.
+const SEAL_KEY: &str = "backup-passphrase";
+/// A shorter passphrase is refused: scrypt slows guessing, it cannot make "1234" safe.
+pub const PASSPHRASE_MIN_CHARS: usize = 10;
+
+/// The passphrase backups are sealed with, if the user set one (for [`crate::open_store`],
+/// whose backup before an upgrade is sealed like the others).
+pub fn backup_seal(secrets: &Secrets) -> Option<Passphrase> {
+    secrets.get(SEAL_KEY).and_then(|text| Passphrase::new(&text))
+}
+
+/// Whether backups are sealed with a passphrase, as Settings → Your data shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct BackupSeal {
+    pub sealed: bool,
+    /// Where the passphrase is kept (the keychain, or this session only).
+    pub storage: Option<KeyStorage>,
+    /// The shortest passphrase taken.
+    pub min_chars: usize,
+}
 
 /// How often the daily-backup loop looks whether today's backup is written.
 const DAILY_LOOK: Duration = Duration::from_secs(3600);
@@ -44,6 +67,8 @@ pub enum DataError {
     NotAnExport(#[from] NotAnExport),
     #[error("there is no conversation {0} to export")]
     NoConversation(i64),
+    #[error("a passphrase needs at least {0} characters; a sentence you will remember is best")]
+    ShortPassphrase(usize),
 }
 
 /// What an import of another assistant's export did.
@@ -79,20 +104,44 @@ pub struct DataService {
     clock: Clock,
     lang: Lang,
     data_dir: PathBuf,
+    /// Keeps the backups' passphrase.
+    secrets: Arc<Secrets>,
+}
+
+/// Where the data lives and what a [`DataService`] keeps its passphrase in.
+pub struct DataPlaces {
+    pub data_dir: PathBuf,
+    pub config_path: Option<PathBuf>,
+    pub secrets: Arc<Secrets>,
 }
 
 impl DataService {
-    pub fn new(
-        store: Store,
-        knowledge: Arc<KnowledgeStore>,
-        meaning: Arc<MeaningIndex>,
-        clock: Clock,
-        lang: Lang,
-        data_dir: PathBuf,
-        config_path: Option<PathBuf>,
-    ) -> Self {
-        let backups = Backups::new(store.clone(), data_dir.clone(), config_path);
-        Self { store, knowledge, meaning, backups, clock, lang, data_dir }
+    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, meaning: Arc<MeaningIndex>, clock: Clock, lang: Lang, places: DataPlaces) -> Self {
+        let DataPlaces { data_dir, config_path, secrets } = places;
+        let backups = Backups::new(store.clone(), data_dir.clone(), config_path, backup_seal(&secrets));
+        Self { store, knowledge, meaning, backups, clock, lang, data_dir, secrets }
+    }
+
+    /// Whether backups are sealed, and where the passphrase is kept.
+    pub fn backup_seal(&self) -> BackupSeal {
+        let sealed = self.backups.sealed();
+        BackupSeal { sealed, storage: self.secrets.storage(SEAL_KEY).filter(|_| sealed), min_chars: PASSPHRASE_MIN_CHARS }
+    }
+
+    /// Every backup from now on is sealed with `passphrase`; an empty one makes them
+    /// plain again. Backups already made stay as they were.
+    pub fn seal_backups(&self, passphrase: &str) -> Result<BackupSeal, DataError> {
+        if passphrase.is_empty() {
+            self.secrets.delete(SEAL_KEY);
+            self.backups.seal_with(None);
+            return Ok(self.backup_seal());
+        }
+        if passphrase.chars().count() < PASSPHRASE_MIN_CHARS {
+            return Err(DataError::ShortPassphrase(PASSPHRASE_MIN_CHARS));
+        }
+        self.secrets.store(SEAL_KEY, passphrase);
+        self.backups.seal_with(Passphrase::new(passphrase));
+        Ok(self.backup_seal())
     }
 
     pub fn backups(&self) -> &Backups {
@@ -201,6 +250,7 @@ impl sidecar_domain::Worded for DataError {
             DataError::Write { path, source } => format!("no se puede escribir {}: {source}", path.display()),
             DataError::NotAnExport(e) => e.spanish(),
             DataError::NoConversation(id) => format!("no hay ninguna conversación {id} que exportar"),
+            DataError::ShortPassphrase(n) => format!("una frase de contraseña necesita al menos {n} caracteres; lo mejor es una frase que recuerdes"),
         }
     }
 }

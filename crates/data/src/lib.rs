@@ -18,11 +18,11 @@ mod words;
 
 // The face: what the crates above, the faces and the tests name.
 pub use backup::pending::{apply as apply_pending_restore, schedule as schedule_restore, take_result as take_restore_result, RestoreNote};
-pub use backup::restore::{restore as restore_backup, SettingsOutcome, WithSettings};
+pub use backup::restore::{restore as restore_backup, Restored, SettingsOutcome, WithSettings};
 pub use backup::upgrade::{open_store, OpenError};
-pub use backup::{BackupError, BackupInfo, BadBackup};
+pub use backup::{is_sealed, BackupError, BackupInfo, BadBackup, Passphrase};
 pub use chat_exports::read as read_chat_export;
-pub use data_service::{ChatImport, DataError, DataService, JsonlImport, TidyReport};
+pub use data_service::{backup_seal, BackupSeal, ChatImport, DataError, DataPlaces, DataService, JsonlImport, TidyReport, PASSPHRASE_MIN_CHARS};
 pub use export::ExportFormat;
 pub use history_import::read as read_history_export;
 pub use problem::{ImportProblem, NotAnExport};

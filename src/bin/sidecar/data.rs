@@ -25,7 +25,10 @@ pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool,
     use sidecar_data::SettingsOutcome;
     use sidecar_data::WithSettings;
     let choice = if with_settings { WithSettings::Restore } else { WithSettings::Keep };
-    let restored = sidecar_data::restore_backup(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice).await?;
+    // The passphrase given for this restore, else the one this computer seals with.
+    let given = std::env::var("SIDECAR_BACKUP_PASSPHRASE").ok().and_then(|text| sidecar_data::Passphrase::new(&text));
+    let seal = given.or_else(|| sidecar_data::backup_seal(&options.secrets));
+    let restored = sidecar_data::restore_backup(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice, seal.as_ref()).await?;
     if json {
         println!("{}", serde_json::to_string(&restored)?);
         return Ok(0);

@@ -36,7 +36,8 @@ use sidecar::{Companion, CompanionOptions};
         Environment: SIDECAR_DATA_DIR, SIDECAR_CONFIG, SIDECAR_LLM_BASE_URL, \
         SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_RUNTIME (another runtime folder, or \
         `off`), SIDECAR_EMBEDDINGS (what the automatic embedder is: `local` or `gemma`), \
-        SIDECAR_EMBEDDER_WEIGHTS, RUST_LOG."
+        SIDECAR_EMBEDDER_WEIGHTS, SIDECAR_BACKUP_PASSPHRASE (what opens an encrypted backup \
+        to restore), RUST_LOG."
 )]
 struct Cli {
     /// Data directory (database, knowledge files, logs) [env: SIDECAR_DATA_DIR]
@@ -200,7 +201,9 @@ enum Command {
         dest: Option<PathBuf>,
     },
     /// Restores a backup after checking every checksum; the data it replaces is kept
-    /// in the data directory's before-restore-… folder. Quit the app first.
+    /// in the data directory's before-restore-… folder. Quit the app first. An
+    /// encrypted backup is opened with SIDECAR_BACKUP_PASSPHRASE, else with the
+    /// passphrase this computer keeps for its own backups.
     Restore {
         #[arg(long)]
         json: bool,

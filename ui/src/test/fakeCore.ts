@@ -165,6 +165,8 @@ export class FakeCore {
             return this.search;
           case "meaning_setup":
             return this.meaning;
+          case "backup_seal":
+            return { sealed: false, storage: null, min_chars: 10 };
           case "automatic_backups":
             return this.backups;
           case "reply_versions":

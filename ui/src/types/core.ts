@@ -41,6 +41,19 @@ export type AttachmentKind = "text" | "pdf" | "docx" | "image";
  */
 export type BackupInfo = { path: string, bytes: number, files: number, created_at: string, };
 
+/**
+ * Whether backups are sealed with a passphrase, as Settings → Your data shows it.
+ */
+export type BackupSeal = { sealed: boolean, 
+/**
+ * Where the passphrase is kept (the keychain, or this session only).
+ */
+storage: KeyStorage | null, 
+/**
+ * The shortest passphrase taken.
+ */
+min_chars: number, };
+
 export type BudgetEvent = { "type": "budget_reached", reached: Reached, currency: string, usd_rate: number, more_usd: number, said: string, };
 
 /**

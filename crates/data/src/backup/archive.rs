@@ -1,6 +1,7 @@
-//! The backup file itself: a gzip-compressed tar with `manifest.json` first, written to
-//! a temporary name and renamed, so a crash never leaves half a backup under the real
-//! name; and read back into a staging folder with every checksum recomputed.
+//! The backup file itself: a gzip-compressed tar with `manifest.json` first (sealed with
+//! the user's passphrase when there is one), written to a temporary name and renamed, so
+//! a crash never leaves half a backup under the real name; and read back into a staging
+//! folder with every checksum recomputed.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -12,13 +13,14 @@ use sha2::{Digest, Sha256};
 
 use super::bad_backup::BadBackup;
 use super::manifest::{self, Manifest, ManifestEntry, FORMAT, MANIFEST, VERSION};
+use super::sealed::{self, Output, Passphrase};
 
 /// A manifest larger than this is not one of ours.
 const MAX_MANIFEST_BYTES: u64 = 1 << 20;
 
-/// Writes `files` (relative name, file) with their manifest; returns the backup's size
-/// and the number of files.
-pub(crate) fn write(path: &Path, files: &[(String, PathBuf)], created_at: &str) -> std::io::Result<(u64, usize)> {
+/// Writes `files` (relative name, file) with their manifest, sealed with `seal` if
+/// given; returns the backup's size and the number of files.
+pub(crate) fn write(path: &Path, files: &[(String, PathBuf)], created_at: &str, seal: Option<&Passphrase>) -> std::io::Result<(u64, usize)> {
     // Knowledge files and settings may change while the backup runs: each is read once,
     // and the bytes read are the ones checksummed and stored.
     let mut contents: Vec<(String, Vec<u8>)> = Vec::new();
@@ -39,13 +41,13 @@ pub(crate) fn write(path: &Path, files: &[(String, PathBuf)], created_at: &str) 
     let partial = path.with_file_name(format!(".{name}.partial"));
     let result = (|| {
         let file = std::fs::File::create(&partial)?;
-        let mut tar = tar::Builder::new(GzEncoder::new(file, flate2::Compression::fast()));
+        let mut tar = tar::Builder::new(GzEncoder::new(Output::to(file, seal)?, flate2::Compression::fast()));
         let manifest_bytes = serde_json::to_vec_pretty(&manifest).expect("a manifest serialises");
         append(&mut tar, MANIFEST, &manifest_bytes)?;
         for (name, bytes) in &contents {
             append(&mut tar, name, bytes)?;
         }
-        let file = tar.into_inner()?.finish()?;
+        let file = tar.into_inner()?.finish()?.finish()?;
         file.sync_all()?;
         std::fs::rename(&partial, path)?;
         std::fs::metadata(path).map(|m| m.len())
@@ -69,11 +71,11 @@ fn append<W: Write>(tar: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> std:
 /// first (as Sidecar writes it), then only plain files it lists, each written no
 /// further than the size it states, with its SHA-256 recomputed; nothing unlisted,
 /// nothing outside the allowed names, no sparse, link or special entries. So a hostile
-/// backup is refused before it can fill the disk. Returns the manifest, or why the
-/// backup is refused.
-pub(crate) fn unpack(path: &Path, staging: &Path) -> Result<Manifest, BadBackup> {
-    let file = std::fs::File::open(path).map_err(BadBackup::Io)?;
-    let mut archive = tar::Archive::new(GzDecoder::new(file));
+/// backup is refused before it can fill the disk. A sealed backup is opened with `seal`
+/// (a byte changed in it fails age's own check, as damage). Returns the manifest, or
+/// why the backup is refused.
+pub(crate) fn unpack(path: &Path, staging: &Path, seal: Option<&Passphrase>) -> Result<Manifest, BadBackup> {
+    let mut archive = tar::Archive::new(GzDecoder::new(sealed::open(path, seal)?));
     let damaged = BadBackup::Damaged;
     let mut manifest: Option<Manifest> = None;
     let mut seen: HashMap<String, (u64, String)> = HashMap::new();

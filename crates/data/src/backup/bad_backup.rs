@@ -14,6 +14,12 @@ pub enum BadBackup {
     Io(std::io::Error),
     #[error("it is damaged or cut short ({0})")]
     Damaged(std::io::Error),
+    #[error("it is encrypted: give the passphrase it was made with")]
+    Sealed,
+    #[error("the passphrase does not open it: check it and try again (it is the one set in Settings → Your data when the backup was made)")]
+    WrongPassphrase,
+    #[error("it was sealed with a passphrase so costly to check that this computer refuses to try (a hostile file, or one made on a far faster computer)")]
+    TooCostly,
     #[error("it holds {name} as a {kind} entry; a Sidecar backup holds plain files only")]
     NotPlain { name: String, kind: String },
     #[error("its manifest is not its first file, as Sidecar writes it")]
@@ -57,6 +63,13 @@ impl Worded for BadBackup {
         match self {
             BadBackup::Io(e) => e.to_string(),
             BadBackup::Damaged(e) => format!("está dañada o cortada ({e})"),
+            BadBackup::Sealed => "está cifrada: escribe la frase de contraseña con la que se hizo".into(),
+            BadBackup::WrongPassphrase => {
+                "la frase de contraseña no la abre: revísala y vuelve a intentarlo (es la que estaba puesta en Ajustes → Tus datos cuando se hizo la copia)".into()
+            }
+            BadBackup::TooCostly => {
+                "se cifró con una frase tan costosa de comprobar que este ordenador se niega a intentarlo (un archivo hostil, o uno hecho en un ordenador mucho más rápido)".into()
+            }
             BadBackup::NotPlain { name, kind } => format!("guarda {name} como una entrada {kind}; una copia de Sidecar solo guarda archivos normales"),
             BadBackup::ManifestNotFirst => "su manifiesto no es su primer archivo, como lo escribe Sidecar".into(),
             BadBackup::ManifestTooLarge => "su manifiesto es demasiado grande".into(),

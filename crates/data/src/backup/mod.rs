@@ -10,8 +10,11 @@
 //!   the database's integrity, and only then moves the current data aside
 //!   (`before-restore-…/`) and puts the backup in its place. A damaged or truncated
 //!   backup is refused with nothing changed.
+//! - With a passphrase set (Settings → Your data), every backup is sealed with it
+//!   ([`sealed`]); a restore asks for it, on this computer or another.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
@@ -24,10 +27,12 @@ pub(crate) mod manifest;
 pub(crate) mod pending;
 pub(crate) mod restore;
 pub(crate) mod retention;
+pub(crate) mod sealed;
 pub(crate) mod settings_diff;
 pub(crate) mod upgrade;
 
 pub use bad_backup::BadBackup;
+pub use sealed::{is_sealed, Passphrase};
 
 /// Where automatic backups go, inside the data directory.
 pub(crate) const BACKUP_DIR: &str = "backups";
@@ -59,18 +64,28 @@ pub struct BackupInfo {
     pub created_at: String,
 }
 
-/// The data a backup covers, and where backups go.
+/// The data a backup covers, where backups go, and the passphrase they are sealed with.
 #[derive(Debug, Clone)]
 pub struct Backups {
     store: Store,
     data_dir: PathBuf,
     /// settings.toml, when this Sidecar has one.
     config_path: Option<PathBuf>,
+    seal: Arc<RwLock<Option<Passphrase>>>,
 }
 
 impl Backups {
-    pub(crate) fn new(store: Store, data_dir: PathBuf, config_path: Option<PathBuf>) -> Self {
-        Self { store, data_dir, config_path }
+    pub(crate) fn new(store: Store, data_dir: PathBuf, config_path: Option<PathBuf>, seal: Option<Passphrase>) -> Self {
+        Self { store, data_dir, config_path, seal: Arc::new(RwLock::new(seal)) }
+    }
+
+    /// Backups from now on are sealed with `seal` (none: plain).
+    pub(crate) fn seal_with(&self, seal: Option<Passphrase>) {
+        *self.seal.write().expect("seal lock") = seal;
+    }
+
+    pub(crate) fn sealed(&self) -> bool {
+        self.seal.read().expect("seal lock").is_some()
     }
 
     pub(crate) fn dir(&self) -> PathBuf {
@@ -108,7 +123,8 @@ impl Backups {
             files.push(("settings.toml".into(), config.clone()));
         }
         let created_at = sidecar_store::utc(now);
-        let (bytes, count) = archive::write(&path, &files, &created_at).map_err(|source| BackupError::Write { path: path.clone(), source })?;
+        let seal = self.seal.read().expect("seal lock").clone();
+        let (bytes, count) = archive::write(&path, &files, &created_at, seal.as_ref()).map_err(|source| BackupError::Write { path: path.clone(), source })?;
         Ok(BackupInfo { path, bytes, files: count, created_at })
     }
 
@@ -145,9 +161,16 @@ impl Backups {
         found
     }
 
-    /// Restores `file` over the current data (see [`restore`]).
-    pub async fn restore(&self, file: &Path, now: DateTime<Utc>, with_settings: restore::WithSettings) -> Result<restore::Restored, BackupError> {
-        restore::restore(file, &self.data_dir, self.config_path.as_deref(), now, with_settings).await
+    /// Restores `file` over the current data (see [`restore`]), opened with `seal` if
+    /// it is sealed.
+    pub async fn restore(
+        &self,
+        file: &Path,
+        now: DateTime<Utc>,
+        with_settings: restore::WithSettings,
+        seal: Option<&Passphrase>,
+    ) -> Result<restore::Restored, BackupError> {
+        restore::restore(file, &self.data_dir, self.config_path.as_deref(), now, with_settings, seal).await
     }
 }
 

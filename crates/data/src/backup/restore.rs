@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{archive, BackupError, BadBackup};
+use super::{archive, BackupError, BadBackup, Passphrase};
 use sidecar_reminders::SchedulerLock;
 
 /// What a restore did.
@@ -43,14 +43,16 @@ pub enum SettingsOutcome {
     Invalid { why: String },
 }
 
-/// Restores `file` into `data_dir` (and `config_path` for the settings). Refused while
-/// Sidecar runs on this data, and for any backup that does not check out whole.
+/// Restores `file` into `data_dir` (and `config_path` for the settings), opening a
+/// sealed one with `seal`. Refused while Sidecar runs on this data, and for any backup
+/// that does not check out whole.
 pub async fn restore(
     file: &Path,
     data_dir: &Path,
     config_path: Option<&Path>,
     now: DateTime<Utc>,
     with_settings: WithSettings,
+    seal: Option<&Passphrase>,
 ) -> Result<Restored, BackupError> {
     let io = |source| BackupError::Read { path: file.to_path_buf(), source };
     let invalid = |why: BadBackup| BackupError::Invalid { path: file.to_path_buf(), why };
@@ -58,7 +60,7 @@ pub async fn restore(
         return Err(BackupError::InUse { dir: data_dir.to_path_buf() });
     };
     let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
-    let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
+    let manifest = archive::unpack(file, staging.path(), seal).map_err(invalid)?;
     sidecar_store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(BadBackup::DamagedDatabase(e)))?;
     sidecar_store::check_usable(staging.path()).await.map_err(|e| invalid(e.into()))?;
     let config = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::{BackupError, Backups, BACKUP_DIR, EXTENSION};
+use super::{BackupError, Backups, Passphrase, BACKUP_DIR, EXTENSION};
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 
@@ -21,13 +21,19 @@ pub enum OpenError {
     Backup(#[from] BackupError),
 }
 
-/// The store, migrated, and the backup written before an upgrade (if there was one).
-pub async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
+/// The store, migrated, and the backup written before an upgrade (if there was one),
+/// sealed with `seal` as every other backup is.
+pub async fn open_store(
+    data_dir: &Path,
+    config_path: Option<&Path>,
+    now: DateTime<Utc>,
+    seal: Option<Passphrase>,
+) -> Result<(Store, Option<PathBuf>), OpenError> {
     let _opening = sidecar_store::OpeningLock::take(data_dir).await?;
     let (store, state) = Store::open_unmigrated(data_dir).await?;
     let backup = if state.upgrades() {
         let path = data_dir.join(BACKUP_DIR).join(format!("before-upgrade-{}.{EXTENSION}", now.format("%Y-%m-%d-%H%M%S")));
-        let written = Backups::new(store.clone(), data_dir.to_path_buf(), config_path.map(Path::to_path_buf)).write(&path, now).await?;
+        let written = Backups::new(store.clone(), data_dir.to_path_buf(), config_path.map(Path::to_path_buf), seal).write(&path, now).await?;
         tracing::info!(path = %written.path.display(), pending = state.pending, "data backed up before the upgrade");
         Some(written.path)
     } else {

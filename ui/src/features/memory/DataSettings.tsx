@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { api, toCommandError } from "../../api";
 import { readText } from "../chat/files";
 import { useStrings } from "../../i18n";
+import { BackupSealSettings } from "./BackupSealSettings";
 import { RetentionSettings } from "./RetentionSettings";
 
 type Note = { ok: boolean; text: string; path?: string };
@@ -18,8 +19,9 @@ export function DataSettings() {
   const [backups, setBackups] = useState<[string, string][]>([]);
   const [busy, setBusy] = useState<"backup" | "import" | null>(null);
   const [note, setNote] = useState<Note | null>(null);
-  /** The backup whose restore waits for a yes. */
-  const [confirming, setConfirming] = useState<string | null>(null);
+  /** The backup whose restore waits for a yes (and its passphrase, when it is sealed). */
+  const [confirming, setConfirming] = useState<{ path: string; sealed: boolean } | null>(null);
+  const [passphrase, setPassphrase] = useState("");
   const file = useRef<HTMLInputElement>(null);
 
   const reload = () => api.automaticBackups().then(setBackups).catch(() => undefined);
@@ -95,10 +97,22 @@ export function DataSettings() {
           {backups.map(([date, path]) => (
             <li key={path} className="small" data-testid="backup-row">
               {date} <span className="muted">{path}</span>{" "}
-              {confirming === path ? (
+              {confirming?.path === path ? (
                 <span className="restore-confirm" role="alert" data-testid="restore-confirm">
                   {t.restoreAsk(date)}{" "}
-                  <button type="button" className="small" data-testid="restore-yes" onClick={() => api.restoreAtRestart(path).catch(fail)}>
+                  {confirming.sealed && (
+                    <label>
+                      {t.restorePassphrase}{" "}
+                      <input type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-testid="restore-passphrase" />{" "}
+                    </label>
+                  )}
+                  <button
+                    type="button"
+                    className="small"
+                    data-testid="restore-yes"
+                    disabled={confirming.sealed && passphrase === ""}
+                    onClick={() => api.restoreAtRestart(path, confirming.sealed ? passphrase : null).catch(fail)}
+                  >
                     {t.restoreYes}
                   </button>{" "}
                   <button type="button" className="ghost small" onClick={() => setConfirming(null)}>
@@ -106,7 +120,15 @@ export function DataSettings() {
                   </button>
                 </span>
               ) : (
-                <button type="button" className="ghost small" data-testid="restore-backup" onClick={() => setConfirming(path)}>
+                <button
+                  type="button"
+                  className="ghost small"
+                  data-testid="restore-backup"
+                  onClick={() => {
+                    setPassphrase("");
+                    api.backupIsSealed(path).then((sealed) => setConfirming({ path, sealed }), fail);
+                  }}
+                >
                   {t.restoreBackup}
                 </button>
               )}
@@ -114,6 +136,7 @@ export function DataSettings() {
           ))}
         </ul>
       )}
+      <BackupSealSettings />
       <RetentionSettings />
       <h3>{t.importTitle}</h3>
       <p className="muted small">{t.importIntro}</p>
