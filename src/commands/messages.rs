@@ -20,4 +20,9 @@ commands! {
     async fn edit_message(core, id: i64, text: String) -> Result<TurnOutcome, CommandError> {
         core.conversation().edit(id, text).await.said(&core)
     }
+
+    /// Forgets for good message `id`'s exchange (with its reply, or the reply whole).
+    async fn forget_message(core, id: i64) -> Result<usize, CommandError> {
+        core.forget_exchange(id).await.said(&core)
+    }
 }

@@ -14,6 +14,14 @@ impl Companion {
         &self.conversation
     }
 
+    /// Forgets for good the exchange message `id` is in, its vectors with it; how many
+    /// messages went.
+    pub async fn forget_exchange(&self, id: i64) -> Result<usize, CompanionError> {
+        let forgotten = self.conversation.forget_exchange(id).await?;
+        self.meaning().forget_orphans().await?;
+        Ok(forgotten.messages.len())
+    }
+
     /// Stores the user's message and produces a reply (see `ConversationService::send`).
     pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
         Ok(self.caller.call(text).await?)

@@ -74,3 +74,26 @@ def test_an_incognito_chat_says_so_and_leaves_no_word_once_left(desktop, tmp_pat
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_message_deleted_in_the_chat_asks_first_and_leaves_no_word(desktop, tmp_path):
+    llm = ScriptedLlm([text_reply("Okay, the turquoise pot.")])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        ask(session, "My neighbour Zenobia Quintanilla keeps the key under the turquoise pot")
+        ask(session, "My plumber Anselmo comes on Monday")
+        session.script("document.querySelector('[data-testid=message-user] [data-testid=forget-message]').click()")
+        session.wait_for("[data-testid=forget-confirm]", 10)
+        assert "and its reply for good" in session.texts("[data-testid=forget-confirm]")[0]
+        desktop.screenshot("forget-message")
+        session.click(session.find("[data-testid=forget-yes]"))
+        wait_until(lambda: not any("Zenobia" in t for t in session.texts("[data-testid=message-user] .content")), 10, "still shown")
+        assert len(session.find_all("[data-testid=message-assistant]")) == 1, "its reply went with it"
+        for word in ["Zenobia", "Quintanilla"]:
+            assert files_holding(data, word) == [], f"{word} is still in {files_holding(data, word)}"
+        assert "sidecar.db" in files_holding(data, "Anselmo"), "the other exchange is kept"
+    finally:
+        desktop.close(session)
+        llm.close()

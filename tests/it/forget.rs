@@ -1,6 +1,7 @@
 //! Forgetting is for real (issue 74): a conversation deleted for good leaves none of its
 //! words in any file of the data folder (the database, its WAL, the search index, freed
-//! pages), while the conversation kept is still there, found the same way.
+//! pages), while the conversation kept is still there, found the same way; and a message
+//! deleted goes the same way, with its reply and what quotes it.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -46,5 +47,50 @@ async fn a_conversation_deleted_for_good_leaves_no_word_in_any_file() {
     }
     assert!(!files_with(&data, "Anselmo").is_empty(), "the conversation kept is kept");
     assert!(!core.recall_service().search("Anselmo fontanero", 500).await.unwrap().hits.is_empty(), "and found");
+    core.shutdown().await;
+}
+
+/// The reply quotes what it answers, as replies do.
+fn echoing(request: &serde_json::Value) -> sidecar_testkit::Reply {
+    let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
+    stream(reply_events(&["Sobre eso: ", said.trim_matches('"')]))
+}
+
+#[tokio::test]
+async fn a_message_deleted_goes_for_good_with_its_reply_and_what_quotes_it() {
+    let server = ScriptedServer::responding(echoing).await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("app");
+    let core = crate::support::core().provider("p", &server.base_url).open_in(&data).await;
+    core.send("Mi vecina Zenobia Quintanilla guarda la llave bajo la maceta turquesa").await.unwrap();
+    core.send("El fontanero Anselmo viene el lunes a las diez").await.unwrap();
+    core.send("/checkpoint").await.unwrap();
+    core.send("Y la caldera hace un ruido raro").await.unwrap();
+    let history = core.conversation().history(50).await.unwrap();
+    let secret = history.iter().find(|m| m.content.contains("Zenobia") && m.role == sidecar_llm::Role::User).unwrap().id;
+    let replies =
+        |history: &[sidecar_store::Message]| history.iter().filter(|m| m.role == sidecar_llm::Role::Assistant && m.content.contains("Anselmo")).count();
+    assert_eq!(replies(&history), 1, "{history:?}");
+    let anselmo_reply = history.iter().find(|m| m.role == sidecar_llm::Role::Assistant && m.content.contains("Anselmo")).unwrap().id;
+    assert!(!files_with(&data, "Quintanilla").is_empty() && core.context().checkpoints().await.unwrap().len() == 1);
+
+    // The user's message goes with its reply (which quoted it) and the checkpoint quoting it.
+    assert_eq!(core.forget_exchange(secret).await.unwrap(), 3, "the message, its reply, and the answer naming the checkpoint after it");
+    for word in ["Zenobia", "Quintanilla", "turquesa"] {
+        assert_eq!(files_with(&data, word), Vec::<String>::new(), "{word} is still in a file");
+    }
+    assert!(core.context().checkpoints().await.unwrap().is_empty(), "the checkpoint quoted it");
+    let left: Vec<String> = core.conversation().history(50).await.unwrap().into_iter().map(|m| m.content).collect();
+    assert!(left.iter().any(|m| m.contains("Anselmo")) && left.iter().any(|m| m.contains("caldera")), "{left:?}");
+
+    // A reply goes whole; the question stays.
+    assert_eq!(core.forget_exchange(anselmo_reply).await.unwrap(), 1);
+    let history = core.conversation().history(50).await.unwrap();
+    assert!(history.iter().any(|m| m.content == "El fontanero Anselmo viene el lunes a las diez") && replies(&history) == 0, "{history:?}");
+    // The conversation goes on, its prompt whole.
+    core.send("¿Y mañana?").await.unwrap();
+    let last = server.requests.lock().unwrap().last().unwrap()["messages"].to_string();
+    assert!(!last.contains("Zenobia") && last.contains("Anselmo"), "{last}");
+    assert!(core.forget_exchange(999_999).await.is_err(), "no such message: said");
     core.shutdown().await;
 }

@@ -33,7 +33,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
+  const { shown, state, model, send, retry, regenerate, edit, forgetMessage, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -310,7 +310,7 @@ export function App() {
               loaded={state.loaded}
               highlight={highlight}
               demo={(model.state === "ready" || model.state === "standing_in") && Boolean(model.demo)}
-              actions={{ busy: state.streaming !== null, versions, onRegenerate: regenerate, onShowVersion: showVersion, onEdit: edit }}
+              actions={{ busy: state.streaming !== null, versions, onRegenerate: regenerate, onShowVersion: showVersion, onEdit: edit, onForget: (id) => forgetMessage(id).then(() => setChatsVersion((v) => v + 1)) }}
             />
           </main>
           <PlanPanel items={plan} busy={state.streaming !== null} />

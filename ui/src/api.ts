@@ -188,6 +188,8 @@ export const api = {
   /** Every checkpoint into one Markdown file: how many, and where. */
   exportCheckpoints: () => invoke<[number, string]>("export_checkpoints"),
   editCheckpoint: (id: number, body: Checkpoint["body"]) => invoke<Checkpoint>("edit_checkpoint", { id, body }),
+  /** Forgets message `id`'s exchange for good; how many messages went. */
+  forgetMessage: (id: number) => invoke<number>("forget_message", { id }),
   newConversation: () => invoke<number>("new_conversation"),
   /** An incognito chat: nothing said in it is remembered; leaving it forgets it. */
   newIncognito: () => invoke<number>("new_incognito"),

@@ -16,6 +16,7 @@ mod archives;
 mod chat_list;
 mod corrections;
 mod data_version;
+mod exchanges;
 mod export;
 mod item_key;
 mod messages;
@@ -28,6 +29,7 @@ mod variants;
 pub use archives::ImportedTurn;
 pub use chat_list::{forget_incognito_in, ChatSummary};
 pub use data_version::DataVersion;
+pub use exchanges::Forgotten;
 pub use export::ExportedConversation;
 pub use item_key::{ItemKind, Key};
 pub use schema_check::{check_usable, Unusable};
@@ -235,6 +237,10 @@ impl Store {
 
     pub fn chat_list(&self) -> chat_list::ChatList<'_> {
         chat_list::ChatList { store: self }
+    }
+
+    pub fn exchanges(&self) -> exchanges::Exchanges<'_> {
+        exchanges::Exchanges { store: self }
     }
 
     pub fn corrections(&self) -> corrections::Corrections<'_> {

@@ -1,6 +1,7 @@
 //! What the user does to a message already said: Retry after a failure, Regenerate
-//! (the reply shown is kept as a version to flip back to), the versions themselves, and
-//! Edit (the message and what followed are set aside, and the new text is answered).
+//! (the reply shown is kept as a version to flip back to), the versions themselves,
+//! Edit (the message and what followed are set aside, and the new text is answered),
+//! and Delete (the exchange is forgotten for good).
 
 use super::{Asked, ConversationService, TurnOutcome};
 use crate::error::TurnError;
@@ -40,6 +41,24 @@ impl ConversationService {
             return Ok(None);
         }
         Ok(Some(self.with.store.variants().versions(conversation_id, last.user_message_id, last.reply_after).await?))
+    }
+
+    /// Forgets for good the exchange message `id` is in: a message of the user with its
+    /// reply, or a reply whole (see `sidecar_store::Forgotten`). Not while a reply is
+    /// being written: it could be answering the message.
+    pub async fn forget_exchange(&self, id: i64) -> Result<sidecar_store::Forgotten, TurnError> {
+        if self.is_busy() {
+            return Err(TurnError::Busy);
+        }
+        let forgotten = self.with.store.exchanges().forget(id).await?.ok_or(TurnError::NotInAConversation(id))?;
+        tracing::info!(
+            conversation_id = forgotten.conversation_id,
+            messages = forgotten.messages.len(),
+            summaries = forgotten.summaries,
+            checkpoints = forgotten.checkpoints,
+            "an exchange was forgotten for good"
+        );
+        Ok(forgotten)
     }
 
     /// Shows version `number` of the last reply in place of the one shown.

@@ -13,6 +13,8 @@ export interface ChatActions {
   onRegenerate: () => void;
   onShowVersion: (number: number) => void;
   onEdit: (id: number, text: string) => void;
+  /** Forgets the message's exchange for good (asked first). */
+  onForget: (id: number) => void;
 }
 
 /** The stored id of a shown message, once known. */
@@ -21,7 +23,8 @@ export function storedId(message: ShownMessage): number | null {
   return id ? Number(id) : null;
 }
 
-/** The row under a message: Copy; Edit on the user's own; Regenerate and the versions on the last reply. */
+/** The row under a message: Copy; Edit on the user's own; Regenerate and the versions on
+ * the last reply; Delete, which asks first. */
 export function MessageActions({
   message,
   actions,
@@ -34,8 +37,23 @@ export function MessageActions({
   onStartEdit: () => void;
 }) {
   const t = useStrings();
-  const editable = actions && !actions.busy && message.role === "user" && storedId(message) !== null;
+  const [asking, setAsking] = useState(false);
+  const id = storedId(message);
+  const editable = actions && !actions.busy && message.role === "user" && id !== null;
+  const forgettable = actions && !actions.busy && id !== null;
   const versions = lastReply && actions && !actions.busy ? actions.versions : null;
+  if (asking && forgettable)
+    return (
+      <div className="message-actions forget-confirm" role="alert" data-testid="forget-confirm">
+        <span className="small">{message.role === "user" ? t.forgetAskMine : t.forgetAskReply}</span>{" "}
+        <button type="button" className="small danger" data-testid="forget-yes" onClick={() => actions.onForget(id)}>
+          {t.forgetYes}
+        </button>{" "}
+        <button type="button" className="ghost small" autoFocus onClick={() => setAsking(false)}>
+          {t.editCancel}
+        </button>
+      </div>
+    );
   return (
     <div className="message-actions">
       <CopyButton text={() => message.meta?.typed ?? message.content} label={t.copy} testId="copy-message" />
@@ -58,6 +76,11 @@ export function MessageActions({
       {versions && (
         <button type="button" className="msg-action" data-testid="regenerate" title={t.regenerateTitle} onClick={actions!.onRegenerate}>
           ↻ {t.regenerate}
+        </button>
+      )}
+      {forgettable && (
+        <button type="button" className="msg-action" data-testid="forget-message" onClick={() => setAsking(true)}>
+          {t.forget}
         </button>
       )}
     </div>

@@ -105,6 +105,32 @@ describe("message actions", () => {
     expect(within(edited).getByTestId("edit-message")).toBeInTheDocument();
   });
 
+  it("deletes a message with its reply for good, after asking", async () => {
+    const core = new FakeCore();
+    core.history = [said(1, "user", "My neighbour keeps the key under the pot"), said(2, "assistant", "Noted."), said(3, "user", "Hello"), said(4, "assistant", "Hi!")];
+    core.handlers.forget_message = () => {
+      core.history = core.history.slice(2);
+      return 2;
+    };
+    const user = userEvent.setup();
+    renderApp();
+    const mine = (await screen.findByText("My neighbour keeps the key under the pot")).closest("article")!;
+    await user.click(within(mine).getByTestId("forget-message"));
+    expect(within(mine).getByTestId("forget-confirm")).toHaveTextContent("Delete this message and its reply for good?");
+    expect(core.invoked("forget_message")).toHaveLength(0);
+    await user.click(within(mine).getByTestId("forget-yes"));
+    expect(core.invoked("forget_message")[0].args).toEqual({ id: 1 });
+    await waitFor(() => expect(screen.queryByText("My neighbour keeps the key under the pot")).toBeNull());
+    expect(screen.queryByText("Noted.")).toBeNull();
+    // A reply asks its own question, and Cancel keeps everything.
+    const reply = screen.getByText("Hi!").closest("article")!;
+    await user.click(within(reply).getByTestId("forget-message"));
+    expect(within(reply).getByTestId("forget-confirm")).toHaveTextContent("Your message stays.");
+    await user.click(within(reply).getByRole("button", { name: "Cancel" }));
+    expect(within(reply).queryByTestId("forget-confirm")).toBeNull();
+    expect(core.invoked("forget_message")).toHaveLength(1);
+  });
+
   it("speaks Spanish", async () => {
     const core = new FakeCore();
     core.history = [said(1, "user", "Di un color"), said(2, "assistant", "Azul")];

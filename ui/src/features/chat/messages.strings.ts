@@ -16,6 +16,10 @@ export const messagesEn = {
   editSend: "Send",
   editCancel: "Cancel",
   editHint: "Enter sends · Shift+Enter new line · Esc cancels. What followed this message is set aside.",
+  forget: "Delete",
+  forgetAskMine: "Delete this message and its reply for good? Sidecar forgets them: search, memory by meaning and summaries too.",
+  forgetAskReply: "Delete this reply for good? Sidecar forgets it: search, memory by meaning and summaries too. Your message stays.",
+  forgetYes: "Delete for good",
   pageLoading: "Loading…",
 };
 
@@ -34,5 +38,9 @@ export const messagesEs: typeof messagesEn = {
   editSend: "Enviar",
   editCancel: "Cancelar",
   editHint: "Intro envía · Mayús+Intro nueva línea · Esc cancela. Lo que siguió a este mensaje se aparta.",
+  forget: "Borrar",
+  forgetAskMine: "¿Borrar para siempre este mensaje y su respuesta? Sidecar los olvida: también de la búsqueda, la memoria por significado y los resúmenes.",
+  forgetAskReply: "¿Borrar para siempre esta respuesta? Sidecar la olvida: también de la búsqueda, la memoria por significado y los resúmenes. Tu mensaje se queda.",
+  forgetYes: "Borrar para siempre",
   pageLoading: "Cargando…",
 };

@@ -175,6 +175,21 @@ export function useChat() {
     answer(api.regenerateReply(), true);
   }, [answer]);
 
+  // Deleting an exchange: the conversation as the core now has it.
+  const forgetMessage = useCallback(
+    (id: number) =>
+      api
+        .forgetMessage(id)
+        .then(() => api.loadHistory())
+        .then((messages) => dispatch({ type: "history_loaded", messages }))
+        .then(() => {
+          loadVersions();
+          loadContext();
+        })
+        .catch((e) => dispatch({ type: "failed", error: toCommandError(e) })),
+    [loadVersions, loadContext],
+  );
+
   const edit = useCallback(
     (id: number, text: string) => {
       const trimmed = text.trim();
@@ -250,5 +265,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
+  return { shown, state, model, send, retry, regenerate, edit, forgetMessage, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
 }
