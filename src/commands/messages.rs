@@ -22,7 +22,7 @@ commands! {
     }
 
     /// Forgets for good message `id`'s exchange (with its reply, or the reply whole).
-    async fn forget_message(core, id: i64) -> Result<usize, CommandError> {
+    async fn forget_message(core, id: i64) -> Result<crate::companion::ForgottenExchange, CommandError> {
         core.forget_exchange(id).await.said(&core)
     }
 }

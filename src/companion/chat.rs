@@ -3,6 +3,14 @@
 //! conversation service's own (`conversation()`).
 
 use super::Companion;
+
+/// What Delete under a message forgot, and what Sidecar had learned from it (asked about).
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+pub struct ForgottenExchange {
+    pub messages: usize,
+    /// Current facts first learned from the messages deleted.
+    pub learned: Vec<sidecar_memory::ListedFact>,
+}
 use crate::error::CompanionError;
 use crate::TurnOutcome;
 use sidecar_agent::ConversationService;
@@ -14,12 +22,13 @@ impl Companion {
         &self.conversation
     }
 
-    /// Forgets for good the exchange message `id` is in, its vectors with it; how many
-    /// messages went.
-    pub async fn forget_exchange(&self, id: i64) -> Result<usize, CompanionError> {
+    /// Forgets for good the exchange message `id` is in, its vectors with it: how many
+    /// messages went, and the facts learned from them, for the user to keep or forget.
+    pub async fn forget_exchange(&self, id: i64) -> Result<ForgottenExchange, CompanionError> {
         let forgotten = self.conversation.forget_exchange(id).await?;
         self.meaning().forget_orphans().await?;
-        Ok(forgotten.messages.len())
+        let learned = self.knowledge.learned_from(&forgotten.messages).await?;
+        Ok(ForgottenExchange { messages: forgotten.messages.len(), learned })
     }
 
     /// Stores the user's message and produces a reply (see `ConversationService::send`).

@@ -47,6 +47,7 @@ mod web_files;
 mod wiring;
 pub use voice::{Heard, VoiceModel, VoiceView};
 
+pub use chat::ForgottenExchange;
 pub use running::{Delivery, Face, Running};
 pub use standard_tools::default_tools;
 pub use tasks::TasksPage;

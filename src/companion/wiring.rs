@@ -77,6 +77,7 @@ fn memory(ground: &Ground, options: &CompanionOptions) -> Result<Memory, Compani
         sidecar_domain::log_dir(&options.data_dir),
     ));
     knowledge.compare_by_meaning(Arc::new(sidecar_memory::ByMeaning::new(&meaning)));
+    knowledge.keep_sources_in(store.clone());
     Ok(Memory {
         meaning_setup: Arc::new(sidecar_memory::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone())),
         noticing: Arc::new(sidecar_memory::Noticing::new(owner.clone())),

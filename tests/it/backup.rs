@@ -326,23 +326,8 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar_store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change undone: the incognito columns, and the search
-        // index's triggers as they were before them.
-        for undo in [
-            "DROP TRIGGER messages_fts_insert",
-            "DROP TRIGGER messages_fts_delete",
-            "DROP TRIGGER messages_fts_update",
-            "ALTER TABLE conversations DROP COLUMN incognito",
-            "ALTER TABLE reminders DROP COLUMN from_incognito",
-            "CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END",
-            "CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-                 INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content); END",
-            "CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
-                 INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-                 INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END",
-        ] {
-            sqlx::query(undo).execute(store.pool()).await.unwrap();
-        }
+        // The newest migration's own change undone: the table of where facts were learned.
+        sqlx::query("DROP TABLE fact_sources").execute(store.pool()).await.unwrap();
         store.close().await;
     }
     let core = open(dir.path()).await;

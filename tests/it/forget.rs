@@ -50,9 +50,14 @@ async fn a_conversation_deleted_for_good_leaves_no_word_in_any_file() {
     core.shutdown().await;
 }
 
-/// The reply quotes what it answers, as replies do.
+/// The reply quotes what it answers, as replies do; the neighbour is kept as a fact first.
 fn echoing(request: &serde_json::Value) -> sidecar_testkit::Reply {
     let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
+    let answered = request["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+    if said.contains("Zenobia") && !answered {
+        let fact = r#"{"fact": "Su vecina Zenobia guarda su llave", "category": "Relationships"}"#;
+        return stream(sidecar_testkit::tool_call_events(&[("f1", "remember_fact", fact)]));
+    }
     stream(reply_events(&["Sobre eso: ", said.trim_matches('"')]))
 }
 
@@ -75,7 +80,14 @@ async fn a_message_deleted_goes_for_good_with_its_reply_and_what_quotes_it() {
     assert!(!files_with(&data, "Quintanilla").is_empty() && core.context().checkpoints().await.unwrap().len() == 1);
 
     // The user's message goes with its reply (which quoted it) and the checkpoint quoting it.
-    assert_eq!(core.forget_exchange(secret).await.unwrap(), 3, "the message, its reply, and the answer naming the checkpoint after it");
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text.contains("Zenobia")));
+    let forgotten = core.forget_exchange(secret).await.unwrap();
+    assert_eq!(forgotten.messages, 5, "the message, its reply (tool call, result, words), and the answer naming the checkpoint after it");
+    // What was learned from it is named, for the user to forget too (the window asks).
+    let learned: Vec<&str> = forgotten.learned.iter().map(|f| f.fact.text.as_str()).collect();
+    assert_eq!(learned, ["Su vecina Zenobia guarda su llave"]);
+    let fact = &forgotten.learned[0];
+    core.knowledge().delete(fact.line, &fact.fact.text).unwrap();
     for word in ["Zenobia", "Quintanilla", "turquesa"] {
         assert_eq!(files_with(&data, word), Vec::<String>::new(), "{word} is still in a file");
     }
@@ -84,7 +96,8 @@ async fn a_message_deleted_goes_for_good_with_its_reply_and_what_quotes_it() {
     assert!(left.iter().any(|m| m.contains("Anselmo")) && left.iter().any(|m| m.contains("caldera")), "{left:?}");
 
     // A reply goes whole; the question stays.
-    assert_eq!(core.forget_exchange(anselmo_reply).await.unwrap(), 1);
+    let forgotten = core.forget_exchange(anselmo_reply).await.unwrap();
+    assert_eq!((forgotten.messages, forgotten.learned.len()), (1, 0));
     let history = core.conversation().history(50).await.unwrap();
     assert!(history.iter().any(|m| m.content == "El fontanero Anselmo viene el lunes a las diez") && replies(&history) == 0, "{history:?}");
     // The conversation goes on, its prompt whole.

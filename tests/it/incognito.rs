@@ -47,6 +47,9 @@ async fn an_incognito_chat_keeps_nothing_and_leaves_no_word_once_left() {
     let remember = core.send("Recuerda que mi PIN es 4321").await.unwrap();
     assert!(remember.reply.contains("chat de incógnito"), "said in the user's language: {}", remember.reply);
     core.send("Recuérdame regar las plantas mañana a las 9").await.unwrap();
+    let checkpoint = core.send("/checkpoint").await.unwrap();
+    assert!(checkpoint.reply.contains("keeps no checkpoints"), "{}", checkpoint.reply);
+    assert!(core.context().checkpoints().await.unwrap().is_empty());
 
     // The model was not offered the fact tool, and was told why; its call saved nothing.
     let requests = server.requests.lock().unwrap().clone();

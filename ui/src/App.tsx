@@ -9,6 +9,7 @@ import { ContinueBanner } from "./features/chat/ContinueBanner";
 import { PlanPanel } from "./features/chat/PlanPanel";
 import { QueuedList } from "./features/chat/QueuedList";
 import { FactSuggestions } from "./features/chat/FactSuggestions";
+import { ForgetLearned } from "./features/chat/ForgetLearned";
 import { PermissionCards } from "./features/chat/PermissionCards";
 import { ErrorBanner } from "./features/chat/ErrorBanner";
 import { BudgetBanner } from "./features/usage/BudgetBanner";
@@ -33,7 +34,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { shown, state, model, send, retry, regenerate, edit, forgetMessage, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
+  const { shown, state, model, send, retry, regenerate, edit, forgetMessage, learned, setLearned, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -321,6 +322,7 @@ export function App() {
           <QueuedList items={state.queued} onCancel={cancelQueued} />
           <PermissionCards />
           <FactSuggestions />
+          <ForgetLearned facts={learned} onDone={() => setLearned([])} />
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
           </div>
         </div>

@@ -4,7 +4,7 @@ import { openUrl } from "@tauri-apps/plugin-opener";
 import { cancelRecording, finishRecording, startRecording } from "./features/voice/browserMic";
 import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import { ended } from "./format";
-import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
+import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, ForgottenExchange, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
@@ -188,8 +188,8 @@ export const api = {
   /** Every checkpoint into one Markdown file: how many, and where. */
   exportCheckpoints: () => invoke<[number, string]>("export_checkpoints"),
   editCheckpoint: (id: number, body: Checkpoint["body"]) => invoke<Checkpoint>("edit_checkpoint", { id, body }),
-  /** Forgets message `id`'s exchange for good; how many messages went. */
-  forgetMessage: (id: number) => invoke<number>("forget_message", { id }),
+  /** Forgets message `id`'s exchange for good: how many messages went, what was learned from them. */
+  forgetMessage: (id: number) => invoke<ForgottenExchange>("forget_message", { id }),
   newConversation: () => invoke<number>("new_conversation"),
   /** An incognito chat: nothing said in it is remembered; leaving it forgets it. */
   newIncognito: () => invoke<number>("new_incognito"),

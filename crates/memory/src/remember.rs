@@ -57,6 +57,12 @@ impl Tool for RememberFact {
     }
 
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
+        self.run_in(arguments, sidecar_tools::CallScope::default())
+    }
+
+    /// Saved from the message the turn answers, noted with it (issue 74: deleting that
+    /// message asks about what was learned from it).
+    fn run_in(&self, arguments: Value, scope: sidecar_tools::CallScope) -> ToolFuture<'_> {
         Box::pin(async move {
             let args: Args = parse_arguments(arguments)?;
             // An unknown category is not worth failing the save: it goes to General.
@@ -64,7 +70,7 @@ impl Tool for RememberFact {
             let today = self.clock.local_today();
             // Tokio's mutex is fair: calls polled in order take it in order.
             let _turn = self.in_order.lock().await;
-            let outcome = self.store.remember(&args.fact, category, today).await.map_err(|e| ToolError::Failed(e.to_string()))?;
+            let outcome = self.store.remember(&args.fact, category, today, scope.asked_in).await.map_err(|e| ToolError::Failed(e.to_string()))?;
             let summary = match &outcome {
                 SaveOutcome::New { category } => format!("saved as a new fact under {}", category.name()),
                 SaveOutcome::Reinforced { weight, .. } => format!("already known; reinforced (weight {weight})"),

@@ -21,6 +21,7 @@ export type {
   Attachment,
   CommandError,
   EndpointView,
+  ForgottenExchange,
   Grant,
   McpImportReport,
   McpView,

@@ -444,6 +444,15 @@ unchanged: boolean,
 read_again: boolean, };
 
 /**
+ * What Delete under a message forgot, and what Sidecar had learned from it (asked about).
+ */
+export type ForgottenExchange = { messages: number, 
+/**
+ * Current facts first learned from the messages deleted.
+ */
+learned: Array<ListedFact>, };
+
+/**
  * A local server that answered, with the models it offers.
  */
 export type FoundServer = { 

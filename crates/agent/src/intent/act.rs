@@ -167,7 +167,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, services: &In
         Intent::Remember { fact } => {
             let today = services.clock.local_today();
             // The category from the fact's words, as the noticing and the CLI read it.
-            match services.knowledge.save(&fact, sidecar_memory::category_of(&fact), today).await? {
+            match services.knowledge.save_from(&fact, sidecar_memory::category_of(&fact), today, asked_in).await? {
                 SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
                     said(say::noted(&fact, false, lang), true)
                 }

@@ -8,6 +8,7 @@ pub(crate) mod learnings;
 pub(crate) mod meaning;
 pub(crate) mod profile_form;
 pub(crate) mod slots;
+pub(crate) mod sources;
 pub(crate) mod store;
 pub(crate) mod suggest;
 pub(crate) mod unsaved;

@@ -70,6 +70,8 @@ pub struct KnowledgeStore {
     nearness: OnceLock<Arc<dyn FactNearness>>,
     /// A model for the pairs the words do not settle, when one is routed for `extract`.
     judge: OnceLock<Arc<dyn FactJudge>>,
+    /// Where new facts were learned, once the assembly gives the database.
+    sources: OnceLock<super::sources::FactSources>,
 }
 
 /// SOUL.md as the plans wrote it (companion-plan.md, "SOUL.md (Personalidad)"): in
@@ -159,6 +161,7 @@ impl KnowledgeStore {
             outside_edit: Mutex::new(None),
             nearness: OnceLock::new(),
             judge: OnceLock::new(),
+            sources: OnceLock::new(),
         })
     }
 
@@ -187,6 +190,29 @@ impl KnowledgeStore {
         let _ = self.judge.set(judge);
     }
 
+    /// From now on, a fact saved new from a message is noted with it in `store`
+    /// ([`KnowledgeStore::learned_from`]).
+    pub fn keep_sources_in(&self, store: sidecar_store::Store) {
+        let _ = self.sources.set(super::sources::FactSources::new(store));
+    }
+
+    /// The current facts learned new from `messages` (being forgotten); their records go.
+    pub async fn learned_from(&self, messages: &[i64]) -> Result<Vec<ListedFact>, sidecar_store::StoreError> {
+        let Some(sources) = self.sources.get() else { return Ok(Vec::new()) };
+        let keys = sources.take(messages).await?;
+        Ok(self.facts().into_iter().filter(|f| f.fact.superseded.is_none() && keys.contains(&super::sources::key(&f.fact.text))).collect())
+    }
+
+    /// Notes that `outcome`, the save of `text`, was learned from message `from`, when
+    /// it made a new fact (one reinforced was learned before, elsewhere).
+    async fn note_source(&self, text: &str, outcome: &SaveOutcome, from: Option<i64>) {
+        let new = matches!(outcome, SaveOutcome::New { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. });
+        let (Some(sources), Some(message_id), true) = (self.sources.get(), from, new) else { return };
+        if let Err(error) = sources.record(text, message_id).await {
+            tracing::warn!(%error, message_id, "where a fact was learned could not be noted");
+        }
+    }
+
     /// How close `text` is to each current fact; empty without a way to tell.
     async fn nearness(&self, text: &str) -> Nearness {
         match self.nearness.get() {
@@ -197,7 +223,7 @@ impl KnowledgeStore {
 
     /// Saves a fact (at most three per turn), writing the file before reporting.
     /// The same taste said again in this turn's other words is not written (Bug 9).
-    pub(crate) async fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
+    pub(crate) async fn remember(&self, text: &str, category: Category, today: NaiveDate, from: Option<i64>) -> Result<SaveOutcome, KnowledgeError> {
         {
             let mut turn = self.turn.lock().expect("turn lock");
             if let Some(earlier) = turn.restated(text, category) {
@@ -213,6 +239,15 @@ impl KnowledgeStore {
         if !matches!(outcome, SaveOutcome::Rejected { .. }) {
             self.turn.lock().expect("turn lock").said(text, category);
         }
+        self.note_source(text, &outcome, from).await;
+        Ok(outcome)
+    }
+
+    /// [`KnowledgeStore::save`] of a fact the user said in message `from` ("remember
+    /// that…"), noted with it.
+    pub async fn save_from(&self, text: &str, category: Category, today: NaiveDate, from: i64) -> Result<SaveOutcome, KnowledgeError> {
+        let outcome = self.save(text, category, today).await?;
+        self.note_source(text, &outcome, Some(from)).await;
         Ok(outcome)
     }
 

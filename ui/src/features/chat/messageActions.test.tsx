@@ -110,8 +110,9 @@ describe("message actions", () => {
     core.history = [said(1, "user", "My neighbour keeps the key under the pot"), said(2, "assistant", "Noted."), said(3, "user", "Hello"), said(4, "assistant", "Hi!")];
     core.handlers.forget_message = () => {
       core.history = core.history.slice(2);
-      return 2;
+      return { messages: 2, learned: [{ line: 4, category: "Relationships", text: "Her neighbour keeps her key", weight: 1, learned: "2026-11-20", confirmed: "2026-11-20", superseded: null, critical: false, slot: null }] };
     };
+    core.handlers.delete_fact = () => null;
     const user = userEvent.setup();
     renderApp();
     const mine = (await screen.findByText("My neighbour keeps the key under the pot")).closest("article")!;
@@ -122,6 +123,11 @@ describe("message actions", () => {
     expect(core.invoked("forget_message")[0].args).toEqual({ id: 1 });
     await waitFor(() => expect(screen.queryByText("My neighbour keeps the key under the pot")).toBeNull());
     expect(screen.queryByText("Noted.")).toBeNull();
+    // What Sidecar had learned from it is named, to forget too.
+    expect(await screen.findByTestId("forget-learned")).toHaveTextContent("Sidecar had learned from it: “Her neighbour keeps her key”. Forget that too?");
+    await user.click(screen.getByTestId("forget-learned-yes"));
+    expect(core.invoked("delete_fact")[0].args).toEqual({ line: 4, expected: "Her neighbour keeps her key" });
+    await waitFor(() => expect(screen.queryByTestId("forget-learned")).toBeNull());
     // A reply asks its own question, and Cancel keeps everything.
     const reply = screen.getByText("Hi!").closest("article")!;
     await user.click(within(reply).getByTestId("forget-message"));

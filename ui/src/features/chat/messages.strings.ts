@@ -20,6 +20,9 @@ export const messagesEn = {
   forgetAskMine: "Delete this message and its reply for good? Sidecar forgets them: search, memory by meaning and summaries too.",
   forgetAskReply: "Delete this reply for good? Sidecar forgets it: search, memory by meaning and summaries too. Your message stays.",
   forgetYes: "Delete for good",
+  forgetLearnedAsk: (facts: string[]) => `Sidecar had learned from it: ${[facts].flat().map((f) => `“${f}”`).join(", ")}. Forget that too?`,
+  forgetLearnedYes: "Forget it too",
+  forgetLearnedKeep: "Keep",
   pageLoading: "Loading…",
 };
 
@@ -42,5 +45,8 @@ export const messagesEs: typeof messagesEn = {
   forgetAskMine: "¿Borrar para siempre este mensaje y su respuesta? Sidecar los olvida: también de la búsqueda, la memoria por significado y los resúmenes.",
   forgetAskReply: "¿Borrar para siempre esta respuesta? Sidecar la olvida: también de la búsqueda, la memoria por significado y los resúmenes. Tu mensaje se queda.",
   forgetYes: "Borrar para siempre",
+  forgetLearnedAsk: (facts: string[]) => `Sidecar había aprendido de ahí: ${[facts].flat().map((f) => `«${f}»`).join(", ")}. ¿Olvidarlo también?`,
+  forgetLearnedYes: "Olvidarlo también",
+  forgetLearnedKeep: "Conservar",
   pageLoading: "Cargando…",
 };

@@ -1,7 +1,7 @@
 // Wires the chat reducer to the core: history at start, deltas from events, and the
 // send / stop / retry commands.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, toCommandError, type Attachment, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "../../api";
+import { api, toCommandError, type Attachment, type Checkpoint, type ContextMeter, type ListedFact, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "../../api";
 import { chatReducer, hereChannel, initialChat, saidElsewhere, setHereChannel } from "./chatState";
 import { inBrowser } from "../../transport";
 
@@ -26,6 +26,8 @@ export function useChat() {
   const [offer, setOffer] = useState<Checkpoint | null>(null);
   const [resumed, setResumed] = useState<Checkpoint | null>(null);
   const [versions, setVersions] = useState<ReplyVersions | null>(null);
+  /** Facts learned from an exchange just deleted: the user keeps or forgets them. */
+  const [learned, setLearned] = useState<ListedFact[]>([]);
   /** The chat shown is an incognito one: the window says so all the while. */
   const [incognito, setIncognito] = useState(false);
   /** Counts the conversations shown (new, opened, reloaded): what depends on which one is current refreshes. */
@@ -175,11 +177,13 @@ export function useChat() {
     answer(api.regenerateReply(), true);
   }, [answer]);
 
-  // Deleting an exchange: the conversation as the core now has it.
+  // Deleting an exchange: the conversation as the core now has it, and what Sidecar had
+  // learned from it, to ask about.
   const forgetMessage = useCallback(
     (id: number) =>
       api
         .forgetMessage(id)
+        .then((forgotten) => setLearned(forgotten.learned))
         .then(() => api.loadHistory())
         .then((messages) => dispatch({ type: "history_loaded", messages }))
         .then(() => {
@@ -239,6 +243,7 @@ export function useChat() {
           setShown((n) => n + 1);
           loadVersions();
           setResumed(null);
+          setLearned([]);
           setMeter(null);
           loadContext();
         })
@@ -265,5 +270,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { shown, state, model, send, retry, regenerate, edit, forgetMessage, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
+  return { shown, state, model, send, retry, regenerate, edit, forgetMessage, learned, setLearned, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
 }
