@@ -1,7 +1,7 @@
 """The conversation list in the real app: past conversations are listed, one is opened
 and its reply continues there; search narrows the list."""
 from conftest import wait_until
-from scripted_llm import ScriptedLlm, text_reply
+from scripted_llm import ScriptedLlm, text_reply, tool_reply
 from test_agent import write_settings
 
 
@@ -77,12 +77,14 @@ def test_an_incognito_chat_says_so_and_leaves_no_word_once_left(desktop, tmp_pat
 
 
 def test_a_message_deleted_in_the_chat_asks_first_and_leaves_no_word(desktop, tmp_path):
-    llm = ScriptedLlm([text_reply("Okay, the turquoise pot.")])
+    fact = '{"fact": "Neighbour Zenobia Quintanilla keeps the key", "category": "Relationships"}'
+    llm = ScriptedLlm([tool_reply(("f1", "remember_fact", fact)), text_reply("Okay, the turquoise pot.")])
     config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
     data = tmp_path / "data"
     session = desktop.launch(data, ["--config", str(config)])
     try:
         ask(session, "My neighbour Zenobia Quintanilla keeps the key under the turquoise pot")
+        assert "Zenobia" in (data / "knowledge" / "learnings.md").read_text(), "the model kept a fact"
         ask(session, "My plumber Anselmo comes on Monday")
         session.script("document.querySelector('[data-testid=message-user] [data-testid=forget-message]').click()")
         session.wait_for("[data-testid=forget-confirm]", 10)
@@ -91,6 +93,12 @@ def test_a_message_deleted_in_the_chat_asks_first_and_leaves_no_word(desktop, tm
         session.click(session.find("[data-testid=forget-yes]"))
         wait_until(lambda: not any("Zenobia" in t for t in session.texts("[data-testid=message-user] .content")), 10, "still shown")
         assert len(session.find_all("[data-testid=message-assistant]")) == 1, "its reply went with it"
+        # What Sidecar had learned from it is named, and forgotten too when the user says so.
+        session.wait_for("[data-testid=forget-learned]", 10)
+        assert "Neighbour Zenobia Quintanilla keeps the key" in session.texts("[data-testid=forget-learned]")[0]
+        desktop.screenshot("forget-learned")
+        session.click(session.find("[data-testid=forget-learned-yes]"))
+        wait_until(lambda: not session.find_all("[data-testid=forget-learned]"), 10, "still asking")
         for word in ["Zenobia", "Quintanilla"]:
             assert files_holding(data, word) == [], f"{word} is still in {files_holding(data, word)}"
         assert "sidecar.db" in files_holding(data, "Anselmo"), "the other exchange is kept"
