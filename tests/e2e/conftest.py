@@ -57,8 +57,16 @@ def add_reminder_on_page(session, what, seconds):
     the time it read."""
     session.click(session.wait_for("[data-testid=nav-reminders]", 20))
     session.wait_for("[data-testid=reminders-view]", 20)  # the page's code loads on first open
-    if not session.find_all("[data-testid=reminder-what]"):
-        session.click(session.wait_for("[data-testid=toggle-form]", 10))  # the two-field form
+    # The two-field form. A window that reloads onto a home core late shows the page
+    # anew with the one-sentence form: the switch is pressed again until the field shows.
+    deadline = time.time() + 20
+    while not session.find_all("[data-testid=reminder-what]"):
+        if time.time() > deadline:
+            raise TimeoutError("the two-field reminder form did not show after 20s")
+        toggles = session.find_all("[data-testid=toggle-form]")
+        if toggles:
+            session.click(toggles[0])
+        time.sleep(0.5)
     session.send_keys(session.wait_for("[data-testid=reminder-what]", 10), what)
     session.send_keys(session.find("[data-testid=reminder-when]"), soon(seconds))
     wait_until(lambda: session.find_all("[data-testid=when-preview] .ok-text"), 10, "no parsed time shown")
