@@ -8,7 +8,8 @@
 
 use super::{Store, StoreError};
 
-/// How much of a message a checkpoint must hold, word for word, to be taken as quoting it.
+/// How much of a message a checkpoint or a reply must hold, word for word, to be taken as
+/// quoting it.
 const QUOTE_CHARS: i64 = 40;
 
 /// What was forgotten.
@@ -94,10 +95,10 @@ impl Exchanges<'_> {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        let quoting = "SELECT c.id FROM checkpoints c WHERE c.conversation_id = ?1 AND EXISTS (
+        let quoting_checkpoints = "SELECT c.id FROM checkpoints c WHERE c.conversation_id = ?1 AND EXISTS (
                 SELECT 1 FROM messages m WHERE m.id IN (SELECT value FROM json_each(?2)) AND length(m.content) >= ?3
                   AND instr(c.body, substr(m.content, 1, ?3)) > 0)";
-        let checkpoints: Vec<i64> = sqlx::query_scalar(quoting).bind(conversation_id).bind(&list).bind(QUOTE_CHARS).fetch_all(&mut *tx).await?;
+        let checkpoints: Vec<i64> = sqlx::query_scalar(quoting_checkpoints).bind(conversation_id).bind(&list).bind(QUOTE_CHARS).fetch_all(&mut *tx).await?;
         let checkpoint_list = serde_json::to_string(&checkpoints).expect("ids serialise");
         for statement in [
             "UPDATE conversations SET resumed_checkpoint_id = NULL WHERE resumed_checkpoint_id IN (SELECT value FROM json_each(?1))",

@@ -28,7 +28,7 @@ export function BackupSealSettings() {
   return (
     <div data-testid="backup-seal">
       <h3>{t.sealTitle}</h3>
-      <p className="muted small">{t.sealIntro(seal?.min_chars ?? 10)}</p>
+      {seal && <p className="muted small">{t.sealIntro(seal.min_chars)}</p>}
       <p className={session ? "warn-text small" : "small"} data-testid="seal-state">
         {seal?.sealed ? (session ? t.sealOnSession : t.sealOn) : t.sealOff}
       </p>
