@@ -64,6 +64,9 @@ class ScriptedLlm:
                     self.wfile.write(body)
                     return
                 events = outer.replies.pop(0) if len(outer.replies) > 1 else outer.replies[0]
+                # A reply may be made when it is asked for: a time "in 4 seconds" counts
+                # from the request, not from a slow launch before it.
+                events = events() if callable(events) else events
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.end_headers()

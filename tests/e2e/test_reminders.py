@@ -13,7 +13,7 @@ from test_agent import write_settings
 
 def test_a_reminder_due_in_seconds_notifies_over_dbus_and_appears_in_the_chat(desktop, tmp_path):
     llm = ScriptedLlm([
-        tool_reply(("r1", "set_reminder", json.dumps({"message": "Stretch your legs", "when": soon(4)}))),
+        lambda: tool_reply(("r1", "set_reminder", json.dumps({"message": "Stretch your legs", "when": soon(4)}))),
         text_reply("Done: I will remind you in a few seconds."),
     ])
     config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
