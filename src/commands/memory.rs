@@ -18,6 +18,8 @@ pub(super) struct MemoryReport {
     facts: Vec<sidecar_memory::ListedFact>,
     problems: Vec<sidecar_memory::Malformed>,
     conflicts: Vec<sidecar_memory::FactConflict>,
+    /// The message each fact was learned from, where it is known and still kept.
+    origins: Vec<sidecar_memory::FactOrigin>,
 }
 
 /// SOUL.md or user.md, with the version to send back when saving.
@@ -113,15 +115,17 @@ commands! {
     }
 
     async fn memory_report(core) -> Result<MemoryReport, CommandError> {
-        Ok(blocking(&core, |c| {
+        let mut report = blocking(&core, |c| {
             // Pick up edits made in a text editor since the last look (the watcher may not
             // have polled yet; it still says so when it does).
             if let Err(error) = c.knowledge().catch_up() {
                 tracing::warn!(%error, "learnings.md could not be re-read for the Memory view");
             }
-            MemoryReport { facts: c.knowledge().facts(), problems: c.knowledge().malformed(), conflicts: c.knowledge().conflicts() }
+            MemoryReport { facts: c.knowledge().facts(), problems: c.knowledge().malformed(), conflicts: c.knowledge().conflicts(), origins: Vec::new() }
         })
-        .await)
+        .await;
+        report.origins = core.knowledge().origins().await.map_err(CompanionError::from).said(&core)?;
+        Ok(report)
     }
 
     async fn remember_fact(core, text: String, category: sidecar_memory::Category) -> Result<sidecar_memory::SaveOutcome, CommandError> {
@@ -138,7 +142,12 @@ commands! {
     }
 
     async fn edit_fact(core, line: usize, expected: String, text: String, category: sidecar_memory::Category) -> Result<(), CommandError> {
-        blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await.said(&core)
+        core.knowledge().edit(line, &expected, &text, category).await.map_err(CompanionError::from).said(&core)
+    }
+
+    /// Marks the fact on `line` important (kept like a Health fact), or not.
+    async fn mark_fact_important(core, line: usize, expected: String, important: bool) -> Result<(), CommandError> {
+        blocking(&core, move |c| c.knowledge().mark_important(line, &expected, important).map_err(CompanionError::from)).await.said(&core)
     }
 
     async fn delete_fact(core, line: usize, expected: String) -> Result<(), CommandError> {

@@ -31,6 +31,7 @@ mod images;
 mod imports;
 mod incognito;
 mod intents;
+mod knows;
 mod local_api;
 mod local_model;
 mod logs;

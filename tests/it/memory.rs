@@ -212,7 +212,7 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     let knowledge = core.knowledge();
     let tea = core.knowledge().facts().into_iter().find(|f| f.fact.text == "Likes green tea").unwrap();
 
-    knowledge.edit(tea.line, "Likes green tea", "Likes green and | black tea", Category::Preferences).unwrap();
+    knowledge.edit(tea.line, "Likes green tea", "Likes green and | black tea", Category::Preferences).await.unwrap();
     let edited = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
     assert_eq!(edited.fact.text, "Likes green and / black tea");
     assert_eq!((edited.fact.learned, edited.fact.weight), (tea.fact.learned, tea.fact.weight));
@@ -222,14 +222,14 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     assert!(matches!(error, KnowledgeError::Stale { .. }), "{error}");
 
     let pills = core.knowledge().facts().into_iter().find(|f| f.category == Category::Health).unwrap();
-    knowledge.edit(pills.line, &pills.fact.text, &pills.fact.text, Category::Schedule).unwrap();
+    knowledge.edit(pills.line, &pills.fact.text, &pills.fact.text, Category::Schedule).await.unwrap();
     assert_eq!(core.knowledge().facts().iter().find(|f| f.fact.text.contains("pills")).unwrap().category, Category::Schedule);
 
     let edited = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
     knowledge.delete(edited.line, &edited.fact.text).unwrap();
     let file = std::fs::read_to_string(core.dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(!file.contains("black tea") && file.contains("## Schedule\n- [weight:1] Takes blood pressure pills"), "{file}");
-    assert!(matches!(knowledge.edit(1, "x", "  ", Category::General).unwrap_err(), KnowledgeError::Invalid(_)));
+    assert!(matches!(knowledge.edit(1, "x", "  ", Category::General).await.unwrap_err(), KnowledgeError::Invalid(_)));
 }
 
 /// Bug 9, the seed's own example: "Acordate que me gustan las películas de Nolan" and a

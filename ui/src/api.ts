@@ -151,6 +151,7 @@ export const api = {
     invoke<void>("edit_fact", { line, expected, text, category }),
   deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),
   supersedeFact: (line: number, expected: string) => invoke<void>("supersede_fact", { line, expected }),
+  markFactImportant: (line: number, expected: string, important: boolean) => invoke<void>("mark_fact_important", { line, expected, important }),
   autoRemember: () => invoke<boolean>("auto_remember"),
   setAutoRemember: (on: boolean) => invoke<boolean>("set_auto_remember", { on }),
   searchMemory: (query: string, pages: number, weaker: boolean) => invoke<MemoryPage>("search_memory", { query, pages, weaker }),

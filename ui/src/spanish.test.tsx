@@ -62,10 +62,11 @@ describe("Spanish everywhere", () => {
     core.providers = [{ id: "primary", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", api_key_env: null, tools: true, context_window: null, sampling: {}, vision: null, sees_images: false, key: { kind: "keychain" } }];
     core.handlers.memory_report = () => ({
       facts: [
-        { line: 4, category: "Health", weight: 5, text: "Alérgica al maní", learned: "2026-01-01", confirmed: "2026-11-01" },
-        { line: 6, category: "Work", weight: 2, text: "Trabaja de enfermera", learned: "2026-01-02", confirmed: "2026-11-20" },
+        { line: 4, category: "Health", weight: 5, text: "Alérgica al maní", learned: "2026-01-01", confirmed: "2026-11-01", critical: false },
+        { line: 6, category: "Work", weight: 2, text: "Trabaja de enfermera", learned: "2026-01-02", confirmed: "2026-11-20", critical: true },
       ],
       problems: [],
+      origins: [{ line: 6, message_id: 9 }],
     });
     const totals = { calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 1,
       by_model: [{ provider: "primary", model: "gpt-4o-mini", calls: 2, input_tokens: 4000, output_tokens: 200, cost_usd: 0.0123 }],

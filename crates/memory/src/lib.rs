@@ -20,7 +20,7 @@ pub use knowledge::learnings::{Category, Fact, Learnings, Malformed};
 pub use knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, Thresholds};
 pub use knowledge::profile_form::ProfileFields;
 pub use knowledge::slots::slot_of;
-pub use knowledge::store::{FactConflict, KnowledgeError, KnowledgeStore, ListedFact, ProfileFile, ProfileView};
+pub use knowledge::store::{FactConflict, FactOrigin, KnowledgeError, KnowledgeStore, ListedFact, ProfileFile, ProfileView};
 pub use knowledge::suggest::{category_of, Noticing, Suggestion};
 pub use knowledge::unsaved::unsaved_facts;
 pub use knowledge::watch::{watch, POLL_INTERVAL};

@@ -76,11 +76,12 @@ impl Tool for RememberFact {
                 SaveOutcome::Reinforced { weight, .. } => format!("already known; reinforced (weight {weight})"),
                 SaveOutcome::Moved { from, to, .. } => format!("already known under {}; moved to {}", from.name(), to.name()),
                 SaveOutcome::KeptInHealth { .. } => "already known under Health; kept there".to_string(),
+                SaveOutcome::KeptImportant { kept, .. } => format!("already known under {}, marked important by the user; kept there", kept.name()),
                 SaveOutcome::Superseded { category, old } => {
                     format!("saved under {}; it replaces \"{old}\", which is kept as history and no longer current", category.name())
                 }
                 SaveOutcome::NeedsConfirmation { category, old } => format!(
-                    "saved under {}; it may contradict \"{old}\" (Health): both are kept until the user confirms in Memory which is current",
+                    "saved under {}; it may contradict \"{old}\" (Health, or marked important): both are kept until the user confirms in Memory which is current",
                     category.name()
                 ),
                 SaveOutcome::RateLimited => "not saved: at most 3 facts per reply".to_string(),

@@ -26,6 +26,7 @@ pub(crate) async fn remember(companion: &Companion, words: &[String], json: bool
             SaveOutcome::Reinforced { weight, .. } => println!("Already known; reinforced (weight {weight})."),
             SaveOutcome::Moved { from, to, .. } => println!("Already known under {}; moved to {}.", from.name(), to.name()),
             SaveOutcome::KeptInHealth { .. } => println!("Already known under Health; kept there."),
+            SaveOutcome::KeptImportant { kept, .. } => println!("Already known under {}, marked important; kept there.", kept.name()),
             SaveOutcome::Superseded { category, old } => println!("Saved under {}; it replaces \"{old}\" (kept as history).", category.name()),
             SaveOutcome::NeedsConfirmation { category, old } => {
                 println!("Saved under {}; it may contradict \"{old}\". Both stay current until you confirm in the app's Memory view.", category.name())

@@ -422,6 +422,15 @@ export type ExportFormat = "markdown" | "json";
 export type FactConflict = { older: ListedFact, newer: ListedFact, };
 
 /**
+ * The message a fact was learned from, for the Memory page to open it.
+ */
+export type FactOrigin = { 
+/**
+ * The fact's line, as in [`ListedFact::line`].
+ */
+line: number, message_id: number, };
+
+/**
  * One environment variable or header.
  */
 export type Field = { name: string, 
@@ -686,7 +695,12 @@ slot: string | null, weight: number, text: string, learned: string, confirmed: s
 /**
  * When a newer fact replaced it: kept and searchable, never sent as current.
  */
-superseded?: string, };
+superseded?: string, 
+/**
+ * Marked important by the user (the seeds' critical flag, D6): like a Health fact,
+ * never cut from the prompt and never replaced or moved without asking.
+ */
+critical: boolean, };
 
 export type LocalModelEvent = { "type": "model_download" } & DownloadState;
 
@@ -816,7 +830,11 @@ words_only: string | null, };
 /**
  * Facts by category and the lines of learnings.md that could not be read.
  */
-export type MemoryReport = { facts: Array<ListedFact>, problems: Array<Malformed>, conflicts: Array<FactConflict>, };
+export type MemoryReport = { facts: Array<ListedFact>, problems: Array<Malformed>, conflicts: Array<FactConflict>, 
+/**
+ * The message each fact was learned from, where it is known and still kept.
+ */
+origins: Array<FactOrigin>, };
 
 export type Message = { id: number, conversation_id: number, role: Role, content: string, status: MessageStatus, finish_reason: string | null, created_at: string, tool_calls: Array<ToolCall> | null, tool_call_id: string | null, is_error: boolean, meta: MessageMeta | null, 
 /**
@@ -1507,7 +1525,7 @@ export type SamplingLimits = { temperature: [number, number], top_p: [number, nu
 /**
  * What saving a fact did, as the model and the UI are told.
  */
-export type SaveOutcome = { "action": "new", category: Category, } | { "action": "reinforced", category: Category, weight: number, } | { "action": "moved", from: Category, to: Category, weight: number, } | { "action": "kept_in_health", requested: Category, weight: number, } | { "action": "superseded", category: Category, old: string, } | { "action": "needs_confirmation", category: Category, old: string, } | { "action": "rate_limited" } | { "action": "said_this_turn", fact: string, } | { "action": "rejected", reason: string, };
+export type SaveOutcome = { "action": "new", category: Category, } | { "action": "reinforced", category: Category, weight: number, } | { "action": "moved", from: Category, to: Category, weight: number, } | { "action": "kept_in_health", requested: Category, weight: number, } | { "action": "kept_important", kept: Category, requested: Category, weight: number, } | { "action": "superseded", category: Category, old: string, } | { "action": "needs_confirmation", category: Category, old: string, } | { "action": "rate_limited" } | { "action": "said_this_turn", fact: string, } | { "action": "rejected", reason: string, };
 
 /**
  * What saving a provider did with its key.

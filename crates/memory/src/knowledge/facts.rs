@@ -7,6 +7,8 @@
 //! - weight 1–10, `confirmed` refreshed on repeat, `learned` never changed;
 //! - prompt order by weight × recency (a 60-day half-life), Health never truncated, and
 //!   a note says how many facts were left out (Bug 1, Bug 7);
+//! - a fact the user marked important is kept like Health: never truncated, moved or
+//!   replaced without asking (the plans' `critical` flag, D6);
 //! - a repeat or a change in other words found by meaning, confirmed by the words
 //!   ([`super::meaning`], Bug 1 and Bug 8);
 //! - the knowledge block is wrapped and declared to be data (Bug 6) and tells the
@@ -47,6 +49,8 @@ pub enum SaveOutcome {
     Moved { from: Category, to: Category, weight: u8 },
     /// It was known under Health, which is never moved out of.
     KeptInHealth { requested: Category, weight: u8 },
+    /// It was known as a fact the user marked important, which stays where they keep it.
+    KeptImportant { kept: Category, requested: Category, weight: u8 },
     /// A new fact that replaces an older one about the same thing (a move, a new job):
     /// the old one is kept, marked superseded today, and no longer sent as current.
     Superseded { category: Category, old: String },
@@ -183,7 +187,7 @@ pub(crate) fn remember_near(doc: &mut Learnings, text: &str, category: Category,
             Some(SameFact::Different) | None => {}
         }
     }
-    doc.insert(category, Fact { weight: 1, text, learned: today, confirmed: today, superseded: None });
+    doc.insert(category, Fact::new(&text, today));
     SaveOutcome::New { category }
 }
 
@@ -202,10 +206,16 @@ pub(crate) fn undecided(doc: &Learnings, text: &str, category: Category, today: 
         .map(|(text, _)| text)
 }
 
+/// A Health fact, or one the user marked important: never cut from the prompt, moved to
+/// another category or replaced without the user.
+pub(crate) fn protected(category: Category, fact: &Fact) -> bool {
+    category == Category::Health || fact.critical
+}
+
 /// `old` no longer holds: `text` is saved and `old` kept as history, except that a
-/// Health fact is never changed without the user (a wrong allergy could hurt).
+/// Health or important fact is never changed without the user (a wrong allergy could hurt).
 fn supersede(doc: &mut Learnings, index: usize, old_category: Category, old: Fact, text: &str, category: Category, today: NaiveDate) -> SaveOutcome {
-    let outcome = if old_category == Category::Health || category == Category::Health {
+    let outcome = if protected(old_category, &old) || category == Category::Health {
         SaveOutcome::NeedsConfirmation { category, old: old.text }
     } else {
         let outcome = SaveOutcome::Superseded { category, old: old.text.clone() };
@@ -213,13 +223,13 @@ fn supersede(doc: &mut Learnings, index: usize, old_category: Category, old: Fac
         doc.update(index, Fact { superseded: Some(today), ..old });
         outcome
     };
-    doc.insert(category, Fact { weight: 1, text: text.to_string(), learned: today, confirmed: today, superseded: None });
+    doc.insert(category, Fact::new(text, today));
     outcome
 }
 
 /// The fact at `index` was said again (in `restated` words, when they differ): weight
 /// up, confirmed today, its first date kept; moved to the newer category unless it is
-/// a Health fact. Said in other words, the wording that says more is kept.
+/// a Health or important fact. Said in other words, the wording that says more is kept.
 fn reinforce(
     doc: &mut Learnings,
     index: usize,
@@ -242,6 +252,10 @@ fn reinforce(
         tracing::warn!(requested = category.name(), "a Health fact was repeated under another category; kept in Health");
         doc.update(index, reinforced);
         SaveOutcome::KeptInHealth { requested: category, weight }
+    } else if reinforced.critical {
+        tracing::info!(kept = existing_category.name(), requested = category.name(), "an important fact was repeated under another category; kept where it was");
+        doc.update(index, reinforced);
+        SaveOutcome::KeptImportant { kept: existing_category, requested: category, weight }
     } else {
         tracing::info!(from = existing_category.name(), to = category.name(), "fact moved to the newer category");
         doc.move_to(index, category, reinforced);
@@ -263,6 +277,9 @@ pub(crate) fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
     let newer_is_b = (fact_b.confirmed, fact_b.weight) >= (fact_a.confirmed, fact_a.weight);
     let category = if category_a == Category::Health || category_b == Category::Health {
         Category::Health
+    } else if fact_a.critical != fact_b.critical {
+        // The important one stays where the user keeps it.
+        if fact_a.critical { category_a } else { category_b }
     } else if newer_is_b {
         category_b
     } else {
@@ -281,6 +298,7 @@ pub(crate) fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
         learned: fact_a.learned.min(fact_b.learned),
         confirmed: fact_a.confirmed.max(fact_b.confirmed),
         superseded: None,
+        critical: fact_a.critical || fact_b.critical,
     };
     doc.remove(index_b);
     let (index_a, _, _) = find(doc, a).expect("still there: only b was removed");
@@ -313,18 +331,18 @@ pub struct PromptFacts {
     /// Markdown: a heading per category, the chosen facts under it.
     pub text: String,
     pub shown: usize,
-    /// Facts left out for the budget (never Health ones).
+    /// Facts left out for the budget (never Health or important ones).
     pub hidden: usize,
 }
 
 /// Picks facts for the prompt within `budget` tokens (as counted by `tokens`): every
-/// Health fact, then the others by score until the budget is spent.
+/// Health or important fact, then the others by score until the budget is spent.
 pub fn for_prompt(doc: &Learnings, today: NaiveDate, budget: usize, tokens: impl Fn(&str) -> usize) -> PromptFacts {
     let mut chosen: Vec<(Category, &Fact)> = Vec::new();
     let mut used = 0;
     let mut others: Vec<(Category, &Fact)> = Vec::new();
     for (_, category, fact) in doc.facts().filter(|(_, _, f)| f.superseded.is_none()) {
-        if category == Category::Health {
+        if protected(category, fact) {
             used += tokens(&fact.text) + 3;
             chosen.push((category, fact));
         } else {

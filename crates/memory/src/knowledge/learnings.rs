@@ -3,7 +3,9 @@
 //! unchanged document gives back the file byte for byte; a malformed line is never
 //! dropped, only reported with its line number.
 //!
-//! A fact line: `- [weight:N] fact | learned:YYYY-MM-DD | confirmed:YYYY-MM-DD`.
+//! A fact line: `- [weight:N] fact | learned:YYYY-MM-DD | confirmed:YYYY-MM-DD`, then
+//! `| superseded:YYYY-MM-DD` when a newer fact replaced it and `| critical` when the user
+//! marked it important (`crítico`, `important` and `importante` are read too).
 //!
 //! Lines that are not UTF-8 are kept as the bytes they were (the file is the user's,
 //! and a rewrite must not turn `caf\xe9` into a replacement character) and reported
@@ -78,15 +80,28 @@ pub struct Fact {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub superseded: Option<NaiveDate>,
+    /// Marked important by the user (the seeds' critical flag, D6): like a Health fact,
+    /// never cut from the prompt and never replaced or moved without asking.
+    pub critical: bool,
+}
+
+impl Fact {
+    /// A fact first said `today`: weight 1, current, not marked important.
+    pub fn new(text: &str, today: NaiveDate) -> Self {
+        Self { weight: 1, text: text.to_string(), learned: today, confirmed: today, superseded: None, critical: false }
+    }
 }
 
 impl fmt::Display for Fact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "- [weight:{}] {} | learned:{} | confirmed:{}", self.weight, self.text, self.learned.format("%Y-%m-%d"), self.confirmed.format("%Y-%m-%d"))?;
-        match self.superseded {
-            Some(date) => write!(f, " | superseded:{}", date.format("%Y-%m-%d")),
-            None => Ok(()),
+        if let Some(date) = self.superseded {
+            write!(f, " | superseded:{}", date.format("%Y-%m-%d"))?;
         }
+        if self.critical {
+            write!(f, " | critical")?;
+        }
+        Ok(())
     }
 }
 
@@ -146,7 +161,7 @@ impl Default for Learnings {
 }
 
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})(?:\s*\|\s*superseded:\s*(\d{4}-\d{2}-\d{2}))?\s*$")
+    Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})(?:\s*\|\s*superseded:\s*(\d{4}-\d{2}-\d{2}))?(?i:\s*\|\s*(critical|cr[ií]tico|importante?))?\s*$")
         .expect("valid regex")
 });
 static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*##\s+(.+?)\s*$").expect("valid regex"));
@@ -336,7 +351,14 @@ fn classify(raw: &str, category: &mut Category) -> Kind {
     match (weight, dates, superseded) {
         (1..=10, (Ok(learned), Ok(confirmed)), None | Some(Ok(_))) => Kind::Fact {
             category: *category,
-            fact: Fact { weight: weight as u8, text: caps[2].to_string(), learned, confirmed, superseded: superseded.and_then(Result::ok) },
+            fact: Fact {
+                weight: weight as u8,
+                text: caps[2].to_string(),
+                learned,
+                confirmed,
+                superseded: superseded.and_then(Result::ok),
+                critical: caps.get(6).is_some(),
+            },
         },
         (1..=10, _, _) => Kind::Malformed { reason: "a date is not a real date (YYYY-MM-DD)".into() },
         _ => Kind::Malformed { reason: "the weight must be between 1 and 10".into() },

@@ -3,6 +3,8 @@
 //! stays their one home, and a fact forgotten there leaves nothing readable here), so
 //! deleting the message can name the facts learned from it and ask about them.
 
+use std::collections::HashMap;
+
 use sha2::{Digest, Sha256};
 
 use sidecar_store::{Store, StoreError};
@@ -35,6 +37,12 @@ impl FactSources {
         Ok(())
     }
 
+    /// Fact `from` now reads `to` (edited by the user): where it was learned follows.
+    pub(crate) async fn rekey(&self, from: &str, to: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE fact_sources SET fact_key = ? WHERE fact_key = ?").bind(key(to)).bind(key(from)).execute(self.store.pool()).await?;
+        Ok(())
+    }
+
     /// The keys of the facts learned from `messages`, whose records go (the messages are
     /// gone, or going).
     pub(crate) async fn take(&self, messages: &[i64]) -> Result<Vec<String>, StoreError> {
@@ -47,5 +55,20 @@ impl FactSources {
         sqlx::query("DELETE FROM fact_sources WHERE message_id IN (SELECT value FROM json_each(?))").bind(&list).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(keys)
+    }
+
+    /// The message each fact (by key) was first learned from, among the messages of
+    /// chats still kept (a chat being deleted, or one gone, names nothing).
+    pub(crate) async fn origins(&self) -> Result<HashMap<String, i64>, StoreError> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT s.fact_key, MIN(s.message_id) FROM fact_sources s
+             JOIN messages m ON m.id = s.message_id
+             JOIN conversations c ON c.id = m.conversation_id
+             WHERE c.deleted_at IS NULL AND c.incognito = 0
+             GROUP BY s.fact_key",
+        )
+        .fetch_all(self.store.pool())
+        .await?;
+        Ok(rows.into_iter().collect())
     }
 }

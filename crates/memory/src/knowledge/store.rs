@@ -50,6 +50,14 @@ pub struct ListedFact {
     pub slot: Option<String>,
 }
 
+/// The message a fact was learned from, for the Memory page to open it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct FactOrigin {
+    /// The fact's line, as in [`ListedFact::line`].
+    pub line: usize,
+    pub message_id: i64,
+}
+
 /// A newer Health fact that may contradict an older one: only the user decides.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct FactConflict {
@@ -203,6 +211,18 @@ impl KnowledgeStore {
         Ok(self.facts().into_iter().filter(|f| f.fact.superseded.is_none() && keys.contains(&super::sources::key(&f.fact.text))).collect())
     }
 
+    /// Where each current fact was learned, for those learned in a chat still kept since
+    /// sources were noted (facts from before, or typed in Memory, have none).
+    pub async fn origins(&self) -> Result<Vec<FactOrigin>, sidecar_store::StoreError> {
+        let Some(sources) = self.sources.get() else { return Ok(Vec::new()) };
+        let origins = sources.origins().await?;
+        Ok(self
+            .facts()
+            .into_iter()
+            .filter_map(|f| Some(FactOrigin { line: f.line, message_id: *origins.get(&super::sources::key(&f.fact.text))? }))
+            .collect())
+    }
+
     /// Notes that `outcome`, the save of `text`, was learned from message `from`, when
     /// it made a new fact (one reinforced was learned before, elsewhere).
     async fn note_source(&self, text: &str, outcome: &SaveOutcome, from: Option<i64>) {
@@ -302,12 +322,14 @@ impl KnowledgeStore {
     }
 
     /// Edits the fact on `line` (1-based) if it still reads `expected`: new text,
-    /// new category (a deliberate move by the user, so Health may be left too).
-    pub fn edit(&self, line: usize, expected: &str, text: &str, category: Category) -> Result<(), KnowledgeError> {
+    /// new category (a deliberate move by the user, so Health may be left too). Where
+    /// it was learned follows it to its new words.
+    pub async fn edit(&self, line: usize, expected: &str, text: &str, category: Category) -> Result<(), KnowledgeError> {
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "/");
         if text.is_empty() {
             return Err(KnowledgeError::Invalid("the fact is empty".into()));
         }
+        let written = text.clone();
         self.change(line, expected, |doc, index, current_category, fact| {
             let edited = Fact { text, ..fact };
             if current_category == category {
@@ -315,7 +337,13 @@ impl KnowledgeStore {
             } else {
                 doc.move_to(index, category, edited);
             }
-        })
+        })?;
+        if let Some(sources) = self.sources.get() {
+            if let Err(error) = sources.rekey(expected, &written).await {
+                tracing::warn!(%error, line, "where an edited fact was learned could not follow it");
+            }
+        }
+        Ok(())
     }
 
     /// Deletes the fact on `line` if it still reads `expected`.
@@ -354,15 +382,22 @@ impl KnowledgeStore {
             .collect()
     }
 
-    /// Current Health facts contradicted by a newer current fact, awaiting the user.
+    /// Marks the fact on `line` (if it still reads `expected`) important, or not: kept
+    /// like a Health fact (see [`super::facts::protected`]).
+    pub fn mark_important(&self, line: usize, expected: &str, important: bool) -> Result<(), KnowledgeError> {
+        self.change(line, expected, |doc, index, _, fact| doc.update(index, Fact { critical: important, ..fact }))
+    }
+
+    /// Current Health or important facts contradicted by a newer current fact, awaiting
+    /// the user.
     pub fn conflicts(&self) -> Vec<FactConflict> {
         let facts: Vec<ListedFact> = self.facts().into_iter().filter(|f| f.fact.superseded.is_none()).collect();
         let mut conflicts = Vec::new();
         for older in &facts {
             for newer in &facts {
-                let health = older.category == Category::Health || newer.category == Category::Health;
+                let protected = super::facts::protected(older.category, &older.fact) || newer.category == Category::Health;
                 let later = (newer.fact.learned, newer.line) > (older.fact.learned, older.line);
-                if health && later && super::slots::supersedes(&newer.fact.text, &older.fact.text) {
+                if protected && later && super::slots::supersedes(&newer.fact.text, &older.fact.text) {
                     conflicts.push(FactConflict { older: older.clone(), newer: newer.clone() });
                 }
             }

@@ -4,5 +4,6 @@
 
 mod crash_write;
 mod facts_bugs;
+mod important;
 mod outside_edit;
 mod profile;

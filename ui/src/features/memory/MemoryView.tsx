@@ -12,14 +12,9 @@ import {
 import { shortDay } from "../../format";
 import { useStrings, type Strings } from "../../i18n";
 import { CheckpointList } from "./CheckpointList";
+import { FactRow } from "./FactRow";
 import { ProfileEditors } from "./ProfileEditors";
 import { Snippet } from "../chat/Snippet";
-
-/** "2 Jan 2026" in the user's language, from the learnings file's YYYY-MM-DD. */
-function day(iso: string, locale: string): string {
-  const date = new Date(`${iso}T12:00:00`);
-  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric" }).format(date);
-}
 
 function outcomeText(t: Strings, outcome: SaveOutcome): string {
   switch (outcome.action) {
@@ -31,6 +26,8 @@ function outcomeText(t: Strings, outcome: SaveOutcome): string {
       return t.outcomeMoved;
     case "kept_in_health":
       return t.outcomeKeptInHealth;
+    case "kept_important":
+      return t.outcomeKeptImportant(t.category(outcome.kept));
     case "superseded":
       return t.outcomeSuperseded(outcome.old);
     case "needs_confirmation":
@@ -41,92 +38,6 @@ function outcomeText(t: Strings, outcome: SaveOutcome): string {
     case "rejected":
       return outcome.reason;
   }
-}
-
-/** A fact row: shown, or edited in place (text and category). */
-function FactRow({
-  fact,
-  history = [],
-  onChanged,
-  onError,
-}: {
-  fact: ListedFact;
-  history?: ListedFact[];
-  onChanged: () => void;
-  onError: (m: string) => void;
-}) {
-  const t = useStrings();
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(fact.text);
-  const [category, setCategory] = useState<Category>(fact.category);
-  const run = (work: Promise<void>) =>
-    work
-      .then(() => {
-        setEditing(false);
-        onChanged();
-      })
-      .catch((e) => onError(toCommandError(e).message));
-  if (editing) {
-    return (
-      <li data-testid="fact">
-        <form
-          className="fact-edit"
-          onSubmit={(e) => {
-            e.preventDefault();
-            run(api.editFact(fact.line, fact.text, text, category));
-          }}
-        >
-          <input value={text} aria-label={t.factLabel} onChange={(e) => setText(e.target.value)} data-testid="fact-edit-text" autoFocus />
-          <select value={category} aria-label={t.categoryLabel} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-edit-category">
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {t.category(c)}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="small" data-testid="fact-save">
-            {t.save}
-          </button>
-          <button type="button" className="ghost small" onClick={() => setEditing(false)}>
-            {t.cancel}
-          </button>
-        </form>
-      </li>
-    );
-  }
-  return (
-    <li data-testid="fact" className={fact.superseded ? "superseded" : undefined}>
-      <span className="fact-body">
-        {fact.text}
-        {fact.superseded && <span className="muted small"> · {t.memoryNoLongerCurrent(fact.superseded)}</span>}
-        {history.length > 0 && (
-          <ul className="fact-history" data-testid="fact-history">
-            {history.map((h) => (
-              <li key={`${h.line}:${h.text}`} className="muted small">
-                {t.memoryBefore(h.text, h.superseded ?? "")}
-              </li>
-            ))}
-          </ul>
-        )}
-      </span>
-      <span className="fact-side">
-        <span className="muted small" data-testid="fact-when">
-          {t.memoryToldTimes(fact.weight)} · {fact.learned === fact.confirmed ? t.memoryOn(day(fact.learned, t.locale)) : t.memoryFirstLast(day(fact.learned, t.locale), day(fact.confirmed, t.locale))}
-        </span>
-        <button type="button" className="ghost small" onClick={() => setEditing(true)} data-testid="fact-edit">
-          {t.editFact}
-        </button>
-        <button
-          type="button"
-          className="ghost small danger"
-          onClick={() => run(api.deleteFact(fact.line, fact.text))}
-          data-testid="fact-delete"
-        >
-          {t.deleteFact}
-        </button>
-      </span>
-    </li>
-  );
 }
 
 /** The superseded facts about the same thing as the current `fact`, newest first. */
@@ -359,8 +270,10 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
                     key={`${f.line}:${f.text}`}
                     fact={f}
                     history={f.superseded ? [] : historyOf(report.facts, f)}
+                    learnedIn={report.origins.find((o) => o.line === f.line)?.message_id}
+                    onOpenMessage={onOpenMessage}
                     onChanged={reload}
-                    onError={setMessage}
+                    onMessage={setMessage}
                   />
                 ))}
             </ul>

@@ -8,11 +8,12 @@ import { renderApp } from "../../test/renderApp";
 
 const report: MemoryReport = {
   facts: [
-    { line: 6, category: "Preferences", slot: null, weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
-    { line: 4, category: "Health", slot: null, weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
+    { line: 6, category: "Preferences", slot: null, weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20", critical: false },
+    { line: 4, category: "Health", slot: null, weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01", critical: false },
   ],
   problems: [{ line: 9, text: "- likes jazz", reason: "missing [weight:N]" }],
   conflicts: [],
+  origins: [{ line: 6, message_id: 41 }],
 };
 
 describe("memory view", () => {
@@ -132,5 +133,35 @@ describe("memory view", () => {
     const groups = await screen.findAllByTestId("fact-group");
     expect(groups[0]).toHaveTextContent("Salud");
     expect(groups[1]).toHaveTextContent("Preferencias");
+  });
+
+  it("marks a fact important and back, and opens the chat a fact was learned in", async () => {
+    const core = new FakeCore();
+    let critical = false;
+    core.handlers.memory_report = () => ({ ...report, facts: [{ ...report.facts[0], critical }, report.facts[1]] });
+    core.handlers.mark_fact_important = (args) => {
+      critical = (args as { important: boolean }).important;
+      return null;
+    };
+    core.handlers.open_chat_at = () => 3;
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    const tea = (await screen.findAllByTestId("fact")).find((row) => row.textContent?.includes("Likes green tea"))!;
+    expect(within(tea).queryByTestId("fact-important")).not.toBeInTheDocument();
+    await user.click(within(tea).getByTestId("fact-mark-important"));
+    expect(core.invoked("mark_fact_important")[0].args).toEqual({ line: 6, expected: "Likes green tea", important: true });
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("Marked important: “Likes green tea”. It is in every reply");
+    const marked = (await screen.findAllByTestId("fact-important"))[0];
+    expect(marked).toHaveTextContent("Important");
+    const row = marked.closest("li")!;
+    expect(within(row).getByTestId("fact-mark-important")).toHaveAttribute("aria-pressed", "true");
+    await user.click(within(row).getByTestId("fact-mark-important"));
+    expect(core.invoked("mark_fact_important")[1].args).toEqual({ line: 6, expected: "Likes green tea", important: false });
+    await waitFor(() => expect(screen.queryByTestId("fact-important")).not.toBeInTheDocument());
+    // Only the fact learned in a chat has the way back to it.
+    expect(screen.getAllByTestId("fact-origin")).toHaveLength(1);
+    await user.click(screen.getByTestId("fact-origin"));
+    await waitFor(() => expect(core.invoked("open_chat_at")[0]?.args).toEqual({ messageId: 41 }));
   });
 });

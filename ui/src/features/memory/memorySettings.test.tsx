@@ -217,6 +217,7 @@ describe("Facts that stay true", () => {
       ],
       problems: [],
       conflicts: [{ older: fact(7, "Her blood type is O negative", health), newer: fact(8, "Her blood type is A positive", health) }],
+      origins: [],
     });
     core.handlers.supersede_fact = () => null;
     renderApp();
@@ -226,7 +227,7 @@ describe("Facts that stay true", () => {
     expect(history).toHaveTextContent("Before: Lives in Barcelona (until 2026-11-20)");
     expect(screen.getAllByTestId("fact").map((f) => f.querySelector(".fact-body")?.firstChild?.textContent)).not.toContain("Lives in Barcelona");
     const conflict = screen.getByTestId("fact-conflict");
-    expect(conflict).toHaveTextContent("These Health facts may contradict each other");
+    expect(conflict).toHaveTextContent("These facts may contradict each other");
     await user.click(within(conflict).getByTestId("conflict-replace"));
     expect(core.invoked("supersede_fact").at(-1)!.args).toEqual({ line: 7, expected: "Her blood type is O negative" });
   });

@@ -1,0 +1,59 @@
+//! What Sidecar knows about you (issue 74): each fact learned in a chat names the
+//! message it came from, and keeps naming it when the user corrects its words; a chat
+//! deleted names nothing; a fact marked important is written so in learnings.md.
+
+use sidecar_memory::Category;
+
+use crate::support::{reply_events, stream, ScriptedServer};
+
+/// Saves what the user says of the neighbour as a fact; answers anything else.
+fn noting(request: &serde_json::Value) -> sidecar_testkit::Reply {
+    let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
+    let answered = request["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+    if said.contains("Eulalia") && !answered {
+        let fact = r#"{"fact": "Su vecina Eulalia riega sus plantas", "category": "Relationships"}"#;
+        return stream(sidecar_testkit::tool_call_events(&[("f1", "remember_fact", fact)]));
+    }
+    stream(reply_events(&["Anotado."]))
+}
+
+#[tokio::test]
+async fn a_fact_names_the_message_it_was_learned_from_through_a_correction_until_its_chat_is_deleted() {
+    let server = ScriptedServer::responding(noting).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = crate::support::core().provider("p", &server.base_url).open_in(dir.path()).await;
+    core.send("Hola, ¿qué tal?").await.unwrap();
+    core.send("Mi vecina Eulalia me riega las plantas cuando viajo").await.unwrap();
+    core.remember("Le gusta el té rojo", Category::Preferences).await.unwrap();
+    let history = core.conversation().history(50).await.unwrap();
+    let said = history.iter().find(|m| m.role == sidecar_llm::Role::User && m.content.contains("Eulalia")).unwrap();
+    let line_of = |text: &str| core.knowledge().facts().into_iter().find(|f| f.fact.text == text).unwrap().line;
+
+    let origins = core.knowledge().origins().await.unwrap();
+    let eulalia = line_of("Su vecina Eulalia riega sus plantas");
+    assert_eq!(origins.len(), 1, "the fact typed in Memory was learned in no chat: {origins:?}");
+    assert_eq!((origins[0].line, origins[0].message_id), (eulalia, said.id));
+    // The page's link opens that chat.
+    assert_eq!(core.chats().open_at(said.id).await.unwrap(), said.conversation_id);
+
+    // Corrected, it still names where it was learned.
+    core.knowledge().edit(eulalia, "Su vecina Eulalia riega sus plantas", "Su vecina Eulalia Ortega riega sus plantas los viernes", Category::Relationships).await.unwrap();
+    let origins = core.knowledge().origins().await.unwrap();
+    assert_eq!(origins.iter().map(|o| o.message_id).collect::<Vec<_>>(), [said.id]);
+
+    // Marked important: in the file, for the user to see and undo by hand too.
+    let text = "Su vecina Eulalia Ortega riega sus plantas los viernes";
+    core.knowledge().mark_important(line_of(text), text, true).unwrap();
+    let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
+    assert!(file.contains(&format!("{text} | learned:")) && file.lines().any(|l| l.contains(text) && l.ends_with("| critical")), "{file}");
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text == text && f.fact.critical));
+    assert!(core.knowledge().mark_important(line_of(text), "not what the line says", false).is_err(), "a stale line is refused");
+    core.knowledge().mark_important(line_of(text), text, false).unwrap();
+    assert!(!std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap().contains("| critical"));
+
+    // The chat deleted: the fact stays (it was not asked to go), naming nothing.
+    core.chats().delete(said.conversation_id).await.unwrap();
+    assert!(core.knowledge().origins().await.unwrap().is_empty());
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text == text));
+    core.shutdown().await;
+}
