@@ -86,6 +86,19 @@ def test_a_message_deleted_in_the_chat_asks_first_and_leaves_no_word(desktop, tm
         ask(session, "My neighbour Zenobia Quintanilla keeps the key under the turquoise pot")
         assert "Zenobia" in (data / "knowledge" / "learnings.md").read_text(), "the model kept a fact"
         ask(session, "My plumber Anselmo comes on Monday")
+        # The Memory page names where the fact was learned, opens it, and marks it important.
+        session.click(session.find("[data-testid=nav-memory]"))
+        session.wait_for("[data-testid=fact]", 20)
+        session.click(session.find("[data-testid=fact-mark-important]"))
+        wait_until(lambda: "Zenobia Quintanilla keeps the key | learned:" in (data / "knowledge" / "learnings.md").read_text()
+                   and "| critical" in (data / "knowledge" / "learnings.md").read_text(), 10, "not marked in the file")
+        session.wait_for("[data-testid=fact-important]", 10)
+        assert session.texts("[data-testid=memory-message]")[0].startswith("Marked important")
+        desktop.screenshot("memory-important")
+        session.click(session.find("[data-testid=fact-origin]"))
+        session.wait_for("[data-testid=composer]", 10)
+        wait_until(lambda: session.find_all("[data-testid=message-user].highlighted"), 10, "the message it was learned from is not shown")
+        assert "Zenobia" in session.text(session.find("[data-testid=message-user].highlighted"))
         session.script("document.querySelector('[data-testid=message-user] [data-testid=forget-message]').click()")
         session.wait_for("[data-testid=forget-confirm]", 10)
         assert "and its reply for good" in session.texts("[data-testid=forget-confirm]")[0]

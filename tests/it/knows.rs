@@ -37,7 +37,10 @@ async fn a_fact_names_the_message_it_was_learned_from_through_a_correction_until
     assert_eq!(core.chats().open_at(said.id).await.unwrap(), said.conversation_id);
 
     // Corrected, it still names where it was learned.
-    core.knowledge().edit(eulalia, "Su vecina Eulalia riega sus plantas", "Su vecina Eulalia Ortega riega sus plantas los viernes", Category::Relationships).await.unwrap();
+    core.knowledge()
+        .edit(eulalia, "Su vecina Eulalia riega sus plantas", "Su vecina Eulalia Ortega riega sus plantas los viernes", Category::Relationships)
+        .await
+        .unwrap();
     let origins = core.knowledge().origins().await.unwrap();
     assert_eq!(origins.iter().map(|o| o.message_id).collect::<Vec<_>>(), [said.id]);
 

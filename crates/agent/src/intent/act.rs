@@ -171,7 +171,9 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, services: &In
                 SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
                     said(say::noted(&fact, false, lang), true)
                 }
-                SaveOutcome::Reinforced { .. } | SaveOutcome::KeptInHealth { .. } | SaveOutcome::KeptImportant { .. } => said(say::noted(&fact, true, lang), true),
+                SaveOutcome::Reinforced { .. } | SaveOutcome::KeptInHealth { .. } | SaveOutcome::KeptImportant { .. } => {
+                    said(say::noted(&fact, true, lang), true)
+                }
                 SaveOutcome::Rejected { reason } => said(say::not_noted(&reason, lang), false),
                 SaveOutcome::RateLimited => said(say::not_noted("too many facts at once", lang), false),
                 SaveOutcome::SaidThisTurn { .. } => said(say::noted(&fact, true, lang), false),

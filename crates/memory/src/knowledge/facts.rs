@@ -253,7 +253,11 @@ fn reinforce(
         doc.update(index, reinforced);
         SaveOutcome::KeptInHealth { requested: category, weight }
     } else if reinforced.critical {
-        tracing::info!(kept = existing_category.name(), requested = category.name(), "an important fact was repeated under another category; kept where it was");
+        tracing::info!(
+            kept = existing_category.name(),
+            requested = category.name(),
+            "an important fact was repeated under another category; kept where it was"
+        );
         doc.update(index, reinforced);
         SaveOutcome::KeptImportant { kept: existing_category, requested: category, weight }
     } else {
@@ -279,7 +283,11 @@ pub(crate) fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
         Category::Health
     } else if fact_a.critical != fact_b.critical {
         // The important one stays where the user keeps it.
-        if fact_a.critical { category_a } else { category_b }
+        if fact_a.critical {
+            category_a
+        } else {
+            category_b
+        }
     } else if newer_is_b {
         category_b
     } else {

@@ -216,11 +216,7 @@ impl KnowledgeStore {
     pub async fn origins(&self) -> Result<Vec<FactOrigin>, sidecar_store::StoreError> {
         let Some(sources) = self.sources.get() else { return Ok(Vec::new()) };
         let origins = sources.origins().await?;
-        Ok(self
-            .facts()
-            .into_iter()
-            .filter_map(|f| Some(FactOrigin { line: f.line, message_id: *origins.get(&super::sources::key(&f.fact.text))? }))
-            .collect())
+        Ok(self.facts().into_iter().filter_map(|f| Some(FactOrigin { line: f.line, message_id: *origins.get(&super::sources::key(&f.fact.text))? })).collect())
     }
 
     /// Notes that `outcome`, the save of `text`, was learned from message `from`, when

@@ -38,7 +38,8 @@ fn the_mark_is_read_in_english_or_spanish_and_the_file_comes_back_byte_for_byte(
 #[test]
 fn an_important_fact_is_never_cut_from_the_prompt() {
     let today = day("2026-11-21");
-    let mut doc = Learnings::parse("## Preferences\n- [weight:1] Odia que lo llamen por teléfono sin avisar | learned:2025-01-01 | confirmed:2025-01-01 | critical\n");
+    let mut doc =
+        Learnings::parse("## Preferences\n- [weight:1] Odia que lo llamen por teléfono sin avisar | learned:2025-01-01 | confirmed:2025-01-01 | critical\n");
     for i in 0..20 {
         remember(&mut doc, &format!("Le interesa el tema número {i} de astronomía avanzada"), Category::Preferences, today);
     }
