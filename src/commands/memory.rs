@@ -137,6 +137,16 @@ commands! {
         blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await.said(&core)
     }
 
+    /// What names someone, listed before anything is forgotten.
+    async fn about_someone(core, name: String) -> Result<sidecar_data::AboutSomeone, CommandError> {
+        core.data().about(&name).await.map_err(CompanionError::from).said(&core)
+    }
+
+    /// Forgets for good what the user kept ticked of that list.
+    async fn forget_about(core, chosen: sidecar_data::ForgetChosen) -> Result<sidecar_data::ForgottenAbout, CommandError> {
+        core.forget_about(&chosen).await.said(&core)
+    }
+
     async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<sidecar_memory::MemoryPage, CommandError> {
         core.recall_service().browse(&query, pages, weaker).await.said(&core)
     }

@@ -31,6 +31,16 @@ impl Companion {
         Ok(ForgottenExchange { messages: forgotten.messages.len(), learned })
     }
 
+    /// Forgets for good what the user kept ticked of what names someone
+    /// (`DataService::about`); refused while a reply is being written, which could be
+    /// quoting it.
+    pub async fn forget_about(&self, chosen: &sidecar_data::ForgetChosen) -> Result<sidecar_data::ForgottenAbout, CompanionError> {
+        if self.conversation.is_busy() {
+            return Err(sidecar_agent::TurnError::Busy.into());
+        }
+        Ok(self.data.forget_about(chosen).await?)
+    }
+
     /// Stores the user's message and produces a reply (see `ConversationService::send`).
     pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
         Ok(self.caller.call(text).await?)

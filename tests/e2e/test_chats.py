@@ -118,3 +118,38 @@ def test_a_message_deleted_in_the_chat_asks_first_and_leaves_no_word(desktop, tm
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_forget_everything_about_someone_lists_first_and_forgets_what_stays_ticked(desktop, tmp_path):
+    llm = ScriptedLlm([text_reply("Noted.")])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        ask(session, "Ana turns forty on the ninth of March")
+        ask(session, "Ana and I saw a film at the Kursaal")
+        ask(session, "I love banana smoothies")
+        session.click(session.find("[data-testid=nav-memory]"))
+        session.send_keys(session.wait_for("[data-testid=fact-text]", 20), "Ana is allergic to pecans\ue007")
+        wait_until(lambda: "pecans" in (data / "knowledge" / "learnings.md").read_text(), 10, "the fact was not saved")
+        session.click(session.find("[data-testid=forget-about-open]"))
+        session.send_keys(session.wait_for("[data-testid=forget-about-name]", 10), "ana\ue007")
+        session.wait_for("[data-testid=forget-about-list]", 20)
+        listed = session.texts("[data-testid=forget-about-list]")[0]
+        assert "Ana is allergic to pecans" in listed and "forty" in listed and "Kursaal" in listed, listed
+        assert "banana" not in listed, "banana is not Ana"
+        # Nothing is gone until the user says; the cinema stays.
+        assert files_holding(data, "forty"), "deleted before asking"
+        session.script("[...document.querySelectorAll('[data-testid=forget-about-list] li')]"
+                       ".find(li => li.textContent.includes('Kursaal')).querySelector('input').click()")
+        desktop.screenshot("forget-about")
+        session.click(session.find("[data-testid=forget-about-confirm]"))
+        wait_until(lambda: session.find_all("[data-testid=forget-about-said]"), 20, "no word of what went")
+        said = session.texts("[data-testid=forget-about-said]")[0]
+        assert said.startswith("Forgotten about “ana”: 1 fact, 2 messages"), said
+        for word in ["forty", "pecans"]:
+            assert files_holding(data, word) == [], f"{word} is still in {files_holding(data, word)}"
+        assert files_holding(data, "Kursaal") and files_holding(data, "banana"), "what was not chosen is kept"
+    finally:
+        desktop.close(session)
+        llm.close()

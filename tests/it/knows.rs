@@ -4,6 +4,7 @@
 
 use sidecar_memory::Category;
 
+use crate::forget::files_with;
 use crate::support::{reply_events, stream, ScriptedServer};
 
 /// Saves what the user says of the neighbour as a fact; answers anything else.
@@ -58,5 +59,66 @@ async fn a_fact_names_the_message_it_was_learned_from_through_a_correction_until
     core.chats().delete(said.conversation_id).await.unwrap();
     assert!(core.knowledge().origins().await.unwrap().is_empty());
     assert!(core.knowledge().facts().iter().any(|f| f.fact.text == text));
+    core.shutdown().await;
+}
+
+/// Answers by quoting what was said (so a checkpoint holds it); the sister is kept as a
+/// fact that does not name Ana.
+fn quoting(request: &serde_json::Value) -> sidecar_testkit::Reply {
+    let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
+    let answered = request["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+    if said.contains("Lyon") && !answered {
+        let fact = r#"{"fact": "Tiene una cuñada que vive en Lyon", "category": "Relationships"}"#;
+        return stream(sidecar_testkit::tool_call_events(&[("f1", "remember_fact", fact)]));
+    }
+    stream(reply_events(&["Sobre eso: ", said.trim_matches('"')]))
+}
+
+#[tokio::test]
+async fn forget_everything_about_ana_lists_first_then_forgets_what_stays_ticked_and_nothing_else() {
+    let server = ScriptedServer::responding(quoting).await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("app");
+    let core = crate::support::core().provider("p", &server.base_url).open_in(&data).await;
+    core.send("Ana me contó que su hermana vive en Lyon").await.unwrap();
+    core.send("Me encanta el batido de banana con avena").await.unwrap();
+    core.send("El cumpleaños de ÁNA es el catorce de marzo").await.unwrap();
+    core.send("Ana y yo fuimos al cine Kursaal").await.unwrap();
+    core.send("/checkpoint").await.unwrap();
+    core.remember("Ana es alérgica a las nueces pecanas", Category::Health).await.unwrap();
+    core.remember("Le gusta la banana madura", Category::Preferences).await.unwrap();
+
+    let about = core.data().about("  ana ").await.unwrap();
+    assert_eq!(about.name, "ana");
+    let facts: Vec<&str> = about.facts.iter().map(|f| f.fact.text.as_str()).collect();
+    assert_eq!(facts.len(), 2, "{facts:?}");
+    assert!(facts.contains(&"Ana es alérgica a las nueces pecanas") && facts.contains(&"Tiene una cuñada que vive en Lyon"), "{facts:?}");
+    let said: Vec<&str> = about.messages.iter().map(|m| m.excerpt.as_str()).collect();
+    assert!(about.messages.iter().all(|m| !m.excerpt.contains("banana") || m.excerpt.contains("[Ana]")), "{said:?}");
+    assert!(said.iter().any(|s| s.contains("[ÁNA]")), "accents and case aside: {said:?}");
+    assert!(about.notes.iter().any(|n| n.kind == "checkpoint"), "the checkpoint quotes her: {:?}", about.notes);
+    assert!(!about.more);
+    // Nothing is gone until the user says.
+    assert!(!files_with(&data, "catorce").is_empty() && !files_with(&data, "pecanas").is_empty());
+
+    // The user unticks the cinema: kept, with its reply.
+    let kursaal: Vec<i64> = about.messages.iter().filter(|m| m.excerpt.contains("Kursaal")).map(|m| m.message_id).collect();
+    assert!(!kursaal.is_empty());
+    let chosen = sidecar_data::ForgetChosen {
+        facts: about.facts.iter().map(|f| sidecar_data::ChosenFact { line: f.line, text: f.fact.text.clone() }).collect(),
+        messages: about.messages.iter().map(|m| m.message_id).filter(|id| !kursaal.contains(id)).collect(),
+        notes: about.notes.clone(),
+    };
+    let gone = core.forget_about(&chosen).await.unwrap();
+    assert_eq!((gone.facts, gone.changed), (2, 0), "{gone:?}");
+    assert!(gone.messages >= 4 && gone.notes >= 1, "the questions with their replies, and the checkpoint: {gone:?}");
+    for word in ["Lyon", "catorce", "pecanas", "cuñada"] {
+        assert_eq!(files_with(&data, word), Vec::<String>::new(), "{word} is still in a file");
+    }
+    assert!(!files_with(&data, "Kursaal").is_empty(), "unticked, so kept");
+    assert!(!files_with(&data, "batido").is_empty() && !files_with(&data, "madura").is_empty(), "banana is not Ana");
+    let again = core.data().about("Ana").await.unwrap();
+    assert!(again.facts.is_empty() && again.notes.is_empty() && again.messages.iter().all(|m| m.excerpt.contains("Kursaal")), "{again:?}");
+    assert!(core.data().about(" ¿? ").await.unwrap().messages.is_empty(), "no words, nothing found");
     core.shutdown().await;
 }

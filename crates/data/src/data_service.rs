@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::backup::{BackupError, BackupInfo, Backups, Passphrase};
+use crate::backup::{BackupInfo, Backups, Passphrase};
 use crate::chat_exports::{self, ExportKind};
+pub use crate::error::DataError;
 use crate::export::{self, ExportFormat};
-use crate::problem::{ImportProblem, NotAnExport};
+use crate::problem::ImportProblem;
 pub use crate::retention::TidyReport;
 use sidecar_domain::Clock;
 use sidecar_domain::KeyStorage;
@@ -23,7 +24,6 @@ use sidecar_memory::KnowledgeStore;
 use sidecar_memory::MeaningIndex;
 use sidecar_store::ImportedTurn;
 use sidecar_store::Store;
-use sidecar_store::StoreError;
 
 /// Where the backups' passphrase is kept in the keychain.
 const SEAL_KEY: &str = "backup-passphrase";
@@ -54,22 +54,6 @@ pub(crate) const EXPORT_DIR: &str = "exports";
 /// One turn of a chat brought in from elsewhere: who said it, what, when (if known),
 /// and its id in the export (if it had one).
 type BroughtTurn = (Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>);
-
-#[derive(Debug, thiserror::Error)]
-pub enum DataError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Backup(#[from] BackupError),
-    #[error("cannot write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
-    #[error(transparent)]
-    NotAnExport(#[from] NotAnExport),
-    #[error("there is no conversation {0} to export")]
-    NoConversation(i64),
-    #[error("a passphrase needs at least {0} characters; a sentence you will remember is best")]
-    ShortPassphrase(usize),
-}
 
 /// What an import of another assistant's export did.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -222,6 +206,17 @@ impl DataService {
     }
 
     /// Problems by position, said in the user's language.
+    /// What names `name` ("forget everything about Ana"), for the user to review; nothing
+    /// is deleted.
+    pub async fn about(&self, name: &str) -> Result<crate::AboutSomeone, DataError> {
+        crate::forget_about::about(&self.store, &self.knowledge, name).await
+    }
+
+    /// Forgets for good what the user kept ticked of [`DataService::about`]'s list.
+    pub async fn forget_about(&self, chosen: &crate::ForgetChosen) -> Result<crate::ForgottenAbout, DataError> {
+        crate::forget_about::forget(&self.store, &self.knowledge, &self.meaning, chosen).await
+    }
+
     fn worded(&self, problems: Vec<(usize, ImportProblem)>) -> Vec<(usize, String)> {
         problems.into_iter().map(|(at, problem)| (at, problem.said_in(self.lang))).collect()
     }
@@ -239,18 +234,5 @@ impl DataService {
         // Vectors follow in the background (or `sidecar import` waits for them).
         self.meaning.wake();
         Ok((done.stored, done.already))
-    }
-}
-
-impl sidecar_domain::Worded for DataError {
-    fn spanish(&self) -> String {
-        match self {
-            DataError::Store(e) => e.spanish(),
-            DataError::Backup(e) => e.spanish(),
-            DataError::Write { path, source } => format!("no se puede escribir {}: {source}", path.display()),
-            DataError::NotAnExport(e) => e.spanish(),
-            DataError::NoConversation(id) => format!("no hay ninguna conversación {id} que exportar"),
-            DataError::ShortPassphrase(n) => format!("una frase de contraseña necesita al menos {n} caracteres; lo mejor es una frase que recuerdes"),
-        }
     }
 }

@@ -4,13 +4,16 @@
 //! start before the store opens ([`apply_pending_restore`]). [`open_store`] opens the
 //! database, upgrading one a newer or older Sidecar left. Chats and facts go out as
 //! Markdown or JSON ([`ExportFormat`]); chats come in from other assistants' exports
-//! ([`read_chat_export`], [`read_history_export`]). [`DataService`] is what the faces
+//! ([`read_chat_export`], [`read_history_export`]). "Forget everything about Ana" finds
+//! what names someone ([`AboutSomeone`]) and forgets what the user keeps ticked. [`DataService`] is what the faces
 //! call for all of it. Its words are in both languages.
 
 mod backup;
 mod chat_exports;
 mod data_service;
+mod error;
 mod export;
+mod forget_about;
 mod history_import;
 mod problem;
 mod retention;
@@ -24,5 +27,6 @@ pub use backup::{is_sealed, BackupError, BackupInfo, BadBackup, Passphrase};
 pub use chat_exports::read as read_chat_export;
 pub use data_service::{backup_seal, BackupSeal, ChatImport, DataError, DataPlaces, DataService, JsonlImport, TidyReport, PASSPHRASE_MIN_CHARS};
 pub use export::ExportFormat;
+pub use forget_about::{AboutSomeone, ChosenFact, ForgetChosen, ForgottenAbout};
 pub use history_import::read as read_history_export;
 pub use problem::{ImportProblem, NotAnExport};

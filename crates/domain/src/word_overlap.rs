@@ -35,6 +35,18 @@ pub fn significant(text: &str) -> BTreeSet<String> {
     fold(&text.to_lowercase()).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty() && !STOPWORDS.contains(w)).map(str::to_string).collect()
 }
 
+/// Every word, in order: lower-cased and accent-folded (stopwords kept).
+pub fn words(text: &str) -> Vec<String> {
+    fold(&text.to_lowercase()).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect()
+}
+
+/// Whether `text` names `name`: its words, one after another, as whole words, case and
+/// accents aside ("Ana" is in "ana's birthday" and "con Ána", not in "banana").
+pub fn mentions(text: &str, name: &str) -> bool {
+    let name = words(name);
+    !name.is_empty() && words(text).windows(name.len()).any(|w| w == name.as_slice())
+}
+
 /// |A ∩ B| / |A ∪ B|; 0 when both are empty.
 pub fn overlap(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     let union = a.union(b).count();
@@ -52,6 +64,15 @@ pub fn differing(a: &BTreeSet<String>, b: &BTreeSet<String>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_mentioned_as_whole_words_in_order() {
+        assert!(mentions("Ana's birthday is on Friday", "ana"));
+        assert!(mentions("Cené con ÁNA Ruiz", "Ana Ruiz"));
+        assert!(!mentions("A banana split", "Ana"));
+        assert!(!mentions("Ruiz and Ana", "Ana Ruiz"));
+        assert!(!mentions("anything", "  "));
+    }
 
     #[test]
     fn accents_case_and_stopwords_do_not_count() {

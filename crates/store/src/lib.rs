@@ -19,6 +19,7 @@ mod data_version;
 mod exchanges;
 mod export;
 mod item_key;
+mod mentions;
 mod messages;
 mod recall;
 mod schema_check;
@@ -32,6 +33,7 @@ pub use data_version::DataVersion;
 pub use exchanges::Forgotten;
 pub use export::ExportedConversation;
 pub use item_key::{ItemKind, Key};
+pub use mentions::{MessageMention, NoteMention, MENTIONS_LISTED};
 pub use schema_check::{check_usable, Unusable};
 
 use std::path::Path;
@@ -241,6 +243,10 @@ impl Store {
 
     pub fn exchanges(&self) -> exchanges::Exchanges<'_> {
         exchanges::Exchanges { store: self }
+    }
+
+    pub fn mentions(&self) -> mentions::Mentions<'_> {
+        mentions::Mentions { store: self }
     }
 
     pub fn corrections(&self) -> corrections::Corrections<'_> {

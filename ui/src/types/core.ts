@@ -2,6 +2,20 @@
 // Do not edit: run `make ui-types` after changing an event or a view.
 
 /**
+ * What names someone, found before anything is deleted.
+ */
+export type AboutSomeone = { name: string, 
+/**
+ * Facts that name them, then facts learned in the messages below.
+ */
+facts: Array<ListedFact>, messages: Array<MessageMention>, notes: Array<NoteMention>, 
+/**
+ * More messages name them than one list holds: forgetting these, then searching
+ * again, finds the rest.
+ */
+more: boolean, };
+
+/**
  * A file attached to a message, as its chip shows it.
  */
 export type AttachedFile = { name: string, 
@@ -275,6 +289,11 @@ export type CheckpointStatus = "in_progress" | "paused" | "resumed" | "completed
  */
 export type Choice = "allow_once" | "allow_in_chat" | "always_tool" | "always_server" | "deny";
 
+/**
+ * A fact chosen to forget, as the list showed it.
+ */
+export type ChosenFact = { line: number, text: string, };
+
 export type ClientState = "pending" | "allowed" | "revoked";
 
 /**
@@ -451,6 +470,28 @@ unchanged: boolean,
  * The server's UIDVALIDITY changed: everything was read again.
  */
 read_again: boolean, };
+
+/**
+ * What the user kept ticked in the list.
+ */
+export type ForgetChosen = { facts: Array<ChosenFact>, messages: Array<number>, notes: Array<NoteMention>, };
+
+/**
+ * What went.
+ */
+export type ForgottenAbout = { facts: number, 
+/**
+ * Messages removed: those chosen, with the rest of their exchanges.
+ */
+messages: number, 
+/**
+ * Summaries and checkpoints removed, those quoting a message removed included.
+ */
+notes: number, 
+/**
+ * Facts that changed since the list was shown, left as they are now.
+ */
+changed: number, };
 
 /**
  * What Delete under a message forgot, and what Sidecar had learned from it (asked about).
@@ -843,6 +884,15 @@ export type Message = { id: number, conversation_id: number, role: Role, content
 channel: Channel | null, };
 
 /**
+ * A message that names them.
+ */
+export type MessageMention = { message_id: number, conversation_id: number, role: string, 
+/**
+ * Where it names them, the words marked `[like this]` as search results are.
+ */
+excerpt: string, at: string, };
+
+/**
  * What the UI shows under a reply.
  */
 export type MessageMeta = { provider?: string, model?: string, 
@@ -989,6 +1039,15 @@ export type ModelEvent = { "type": "model_status" } & ModelStatus;
 export type ModelStatus = { "state": "idle" } | { "state": "starting" } | { "state": "ready", provider: string, model: string, demo: boolean, } | { "state": "standing_in", down: string, reason: string, model: string, demo: boolean, } | { "state": "unavailable", message: string, };
 
 export type ModelTotals = { provider: string, model: string, calls: number, input_tokens: number, output_tokens: number, cost_usd: number, };
+
+/**
+ * A running summary or a checkpoint that names them.
+ */
+export type NoteMention = { 
+/**
+ * `summary` or `checkpoint`.
+ */
+kind: string, id: number, excerpt: string, };
 
 export type NotesView = { folder: string | null, 
 /**

@@ -439,7 +439,7 @@ impl ConversationService {
     }
 
     /// A reply is being written or messages wait for one.
-    pub(crate) fn is_busy(&self) -> bool {
+    pub fn is_busy(&self) -> bool {
         self.inbox.is_running() || self.active_turn.lock().expect("turn lock").is_some()
     }
 

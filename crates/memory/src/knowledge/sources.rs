@@ -43,6 +43,15 @@ impl FactSources {
         Ok(())
     }
 
+    /// The keys of the facts learned from `messages`, the records kept.
+    pub(crate) async fn keys_of(&self, messages: &[i64]) -> Result<Vec<String>, StoreError> {
+        let list = serde_json::to_string(messages).expect("ids serialise");
+        Ok(sqlx::query_scalar("SELECT DISTINCT fact_key FROM fact_sources WHERE message_id IN (SELECT value FROM json_each(?))")
+            .bind(&list)
+            .fetch_all(self.store.pool())
+            .await?)
+    }
+
     /// The keys of the facts learned from `messages`, whose records go (the messages are
     /// gone, or going).
     pub(crate) async fn take(&self, messages: &[i64]) -> Result<Vec<String>, StoreError> {

@@ -208,7 +208,26 @@ impl KnowledgeStore {
     pub async fn learned_from(&self, messages: &[i64]) -> Result<Vec<ListedFact>, sidecar_store::StoreError> {
         let Some(sources) = self.sources.get() else { return Ok(Vec::new()) };
         let keys = sources.take(messages).await?;
-        Ok(self.facts().into_iter().filter(|f| f.fact.superseded.is_none() && keys.contains(&super::sources::key(&f.fact.text))).collect())
+        Ok(self.current_with(&keys))
+    }
+
+    /// The current facts learned new from `messages`, their records kept (what
+    /// forgetting them would also offer to forget).
+    pub async fn learned_in(&self, messages: &[i64]) -> Result<Vec<ListedFact>, sidecar_store::StoreError> {
+        let Some(sources) = self.sources.get() else { return Ok(Vec::new()) };
+        let keys = sources.keys_of(messages).await?;
+        Ok(self.current_with(&keys))
+    }
+
+    /// The current facts whose words have one of `keys`.
+    fn current_with(&self, keys: &[String]) -> Vec<ListedFact> {
+        self.facts().into_iter().filter(|f| f.fact.superseded.is_none() && keys.contains(&super::sources::key(&f.fact.text))).collect()
+    }
+
+    /// Every fact, current or history, that names `name` (as whole words, case and
+    /// accents aside).
+    pub fn mentioning(&self, name: &str) -> Vec<ListedFact> {
+        self.facts().into_iter().filter(|f| sidecar_domain::word_overlap::mentions(&f.fact.text, name)).collect()
     }
 
     /// Where each current fact was learned, for those learned in a chat still kept since

@@ -13,6 +13,7 @@ import { shortDay } from "../../format";
 import { useStrings, type Strings } from "../../i18n";
 import { CheckpointList } from "./CheckpointList";
 import { FactRow } from "./FactRow";
+import { ForgetAbout } from "./ForgetAbout";
 import { ProfileEditors } from "./ProfileEditors";
 import { Snippet } from "../chat/Snippet";
 
@@ -87,6 +88,7 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
   const [text, setText] = useState("");
   const [category, setCategory] = useState<Category>("Preferences");
   const [query, setQuery] = useState(initialQuery);
+  const [forgetting, setForgetting] = useState(false);
   const [results, setResults] = useState<MemoryPage | null>(null);
   // How far the reader asked to see: pages of the best matches, then the weaker ones.
   const [depth, setDepth] = useState({ pages: 1, weaker: false });
@@ -139,6 +141,13 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
     <div data-testid="facts-panel">
       <h2>{t.memoryTitle}</h2>
       <p className="muted">{t.memoryIntro}</p>
+      {forgetting ? (
+        <ForgetAbout onForgotten={reload} onClose={() => setForgetting(false)} />
+      ) : (
+        <button type="button" className="ghost small danger" onClick={() => setForgetting(true)} data-testid="forget-about-open">
+          {t.forgetAboutOpen}
+        </button>
+      )}
       <input
         className="search"
         type="search"

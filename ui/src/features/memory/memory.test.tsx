@@ -165,3 +165,51 @@ describe("memory view", () => {
     await waitFor(() => expect(core.invoked("open_chat_at")[0]?.args).toEqual({ messageId: 41 }));
   });
 });
+
+describe("forget everything about someone", () => {
+  it("lists what names them, forgets only what stays ticked, and says what went", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.about_someone = () => ({
+      name: "Ana",
+      facts: [{ ...report.facts[0], line: 7, text: "Ana is allergic to pecans" }],
+      messages: [
+        { message_id: 11, conversation_id: 2, role: "user", excerpt: "[Ana] turns forty in March", at: "2026-11-02T10:00:00Z" },
+        { message_id: 12, conversation_id: 2, role: "user", excerpt: "[Ana] and I went to the cinema", at: "2026-11-03T10:00:00Z" },
+      ],
+      notes: [{ kind: "checkpoint", id: 4, excerpt: "Planning [Ana]'s party" }],
+      more: false,
+    });
+    core.handlers.forget_about = () => ({ facts: 1, messages: 2, notes: 1, changed: 0 });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(await screen.findByTestId("forget-about-open"));
+    await user.type(screen.getByTestId("forget-about-name"), "Ana{Enter}");
+    const list = await screen.findByTestId("forget-about-list");
+    expect(list).toHaveTextContent("What names “Ana”:");
+    expect(list).toHaveTextContent("Ana is allergic to pecans");
+    expect(list).toHaveTextContent("Checkpoint");
+    const items = within(list).getAllByTestId("forget-about-item");
+    expect(items).toHaveLength(4);
+    expect(screen.getByTestId("forget-about-confirm")).toHaveTextContent("Forget 4 items for good");
+    await user.click(items[2]); // the cinema stays
+    await user.click(screen.getByTestId("forget-about-confirm"));
+    expect(core.invoked("forget_about")[0].args).toEqual({
+      chosen: { facts: [{ line: 7, text: "Ana is allergic to pecans" }], messages: [11], notes: [{ kind: "checkpoint", id: 4, excerpt: "Planning [Ana]'s party" }] },
+    });
+    expect(await screen.findByTestId("forget-about-said")).toHaveTextContent("Forgotten about “Ana”: 1 fact, 2 messages, 1 summary or checkpoint.");
+  });
+
+  it("says when nothing names them", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.about_someone = () => ({ name: "Zoe", facts: [], messages: [], notes: [], more: false });
+    renderApp("es");
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(await screen.findByTestId("forget-about-open"));
+    await user.type(screen.getByTestId("forget-about-name"), "Zoe{Enter}");
+    expect(await screen.findByText("Nada de lo que Sidecar guarda nombra a «Zoe».")).toBeInTheDocument();
+  });
+});
