@@ -103,6 +103,22 @@ commands! {
         Ok(on)
     }
 
+    /// The tidy's proposals (merges, repairs, replacements to undo), and what it did alone.
+    async fn memory_review(core) -> Result<sidecar_memory::Review, CommandError> {
+        core.knowledge().review(core.clock().local_today()).await.map_err(CompanionError::from).said(&core)
+    }
+
+    /// Applies proposal `key`, or keeps things as they are (not asked again).
+    async fn answer_tidy(core, key: String, apply: bool) -> Result<(), CommandError> {
+        core.knowledge().answer(&key, apply, core.clock().local_today()).await.map_err(CompanionError::from).said(&core)
+    }
+
+    /// Lets the tidy apply the safe kinds alone, or makes it ask.
+    async fn set_tidy_alone(core, on: bool) -> Result<bool, CommandError> {
+        core.knowledge().set_tidies_alone(on).map_err(CompanionError::from).said(&core)?;
+        Ok(on)
+    }
+
     async fn profile_fields(core) -> Result<ProfileView, CommandError> {
         blocking(&core, |c| c.knowledge().profile_fields().map_err(CompanionError::from)).await.said(&core)
     }

@@ -78,6 +78,7 @@ fn memory(ground: &Ground, options: &CompanionOptions) -> Result<Memory, Compani
     ));
     knowledge.compare_by_meaning(Arc::new(sidecar_memory::ByMeaning::new(&meaning)));
     knowledge.keep_sources_in(store.clone());
+    knowledge.tidy_with(owner.clone());
     Ok(Memory {
         meaning_setup: Arc::new(sidecar_memory::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone())),
         noticing: Arc::new(sidecar_memory::Noticing::new(owner.clone())),

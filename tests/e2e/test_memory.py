@@ -47,6 +47,14 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
         session.click(session.find("[data-testid=fact-delete]"))
         wait_until(lambda: "peanuts" not in learnings.read_text(), 30, "delete not saved")
         assert "likes jazz, written by hand" in learnings.read_text(), "the bad line is never dropped"
+        # The tidy proposes to repair the hand-written line, and does when asked.
+        proposal = session.wait_for("[data-testid=tidy-proposal][data-kind=repair]", 10)
+        assert "- [weight:1] likes jazz, written by hand without the format | learned:" in session.text(proposal)
+        desktop.screenshot("memory-tidy")
+        session.click(session.find("[data-testid=tidy-proposal][data-kind=repair] [data-testid=tidy-first]"))
+        wait_until(lambda: "- [weight:1] likes jazz, written by hand without the format | learned:" in learnings.read_text(), 10, "not repaired")
+        wait_until(lambda: not session.find_all("[data-testid=memory-problems]"), 10, "still reported")
+        assert session.texts("[data-testid=memory-message]") == ["The line is repaired."]
     finally:
         desktop.close(session)
 

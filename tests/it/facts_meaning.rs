@@ -119,25 +119,48 @@ async fn without_an_embedder_the_words_decide_and_nothing_fails() {
     assert_eq!(core.remember("Tomo café todos los días", Category::Health).await.unwrap(), SaveOutcome::Reinforced { category: Category::Health, weight: 2 });
 }
 
+const WRITTEN_TWICE: &str = "# Learnings\n\n## Health\n- [weight:3] Tomo café todos los días | learned:2026-01-10 | confirmed:2026-03-01\n- [weight:2] Alérgico al maní | learned:2026-02-01 | confirmed:2026-02-01\n\n## Preferences\n- [weight:5] Me encanta el café | learned:2026-02-15 | confirmed:2026-06-01\n- [weight:1] Alérgico a la nuez | learned:2026-04-01 | confirmed:2026-04-01\n\n## Relationships\n- [weight:1] Su hermano vive en Madrid | learned:2026-05-01 | confirmed:2026-05-01\n- [weight:1] Su hermana vive en Madrid | learned:2026-05-02 | confirmed:2026-05-02\n";
+
+/// The tidy asks (issue 74): facts written twice are proposed as one, nothing changes
+/// until the user approves, and then they are merged once; related ones are never
+/// proposed. Told to tidy alone, it merges them without asking.
 #[tokio::test]
-async fn facts_written_twice_before_are_merged_once_and_related_ones_are_left() {
-    let dir = tempfile::tempdir().unwrap();
-    let knowledge = dir.path().join("knowledge");
-    std::fs::create_dir_all(&knowledge).unwrap();
-    std::fs::write(
-        knowledge.join("learnings.md"),
-        "# Learnings\n\n## Health\n- [weight:3] Tomo café todos los días | learned:2026-01-10 | confirmed:2026-03-01\n- [weight:2] Alérgico al maní | learned:2026-02-01 | confirmed:2026-02-01\n\n## Preferences\n- [weight:5] Me encanta el café | learned:2026-02-15 | confirmed:2026-06-01\n- [weight:1] Alérgico a la nuez | learned:2026-04-01 | confirmed:2026-04-01\n\n## Relationships\n- [weight:1] Su hermano vive en Madrid | learned:2026-05-01 | confirmed:2026-05-01\n- [weight:1] Su hermana vive en Madrid | learned:2026-05-02 | confirmed:2026-05-02\n",
-    )
-    .unwrap();
-    let core = open(dir.path(), true).await;
-    core.meaning().catch_up(None).await.unwrap();
-    let facts = current(&core);
-    assert_eq!(facts.len(), 5, "{facts:?}");
-    let coffee = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("café")).unwrap();
-    assert_eq!((coffee.category, coffee.fact.text.as_str(), coffee.fact.weight), (Category::Health, "Tomo café todos los días", 5));
-    assert_eq!((coffee.fact.learned.to_string(), coffee.fact.confirmed.to_string()), ("2026-01-10".into(), "2026-06-01".into()), "both dates kept");
-    assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0, "a second pass finds nothing new");
-    assert_eq!(current(&core).len(), 5);
+async fn facts_written_twice_before_are_proposed_as_one_merged_when_approved_and_related_ones_are_left() {
+    for alone in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let knowledge = dir.path().join("knowledge");
+        std::fs::create_dir_all(&knowledge).unwrap();
+        std::fs::write(knowledge.join("learnings.md"), WRITTEN_TWICE).unwrap();
+        let core = open(dir.path(), true).await;
+        core.knowledge().set_tidies_alone(alone).unwrap();
+        core.meaning().catch_up(None).await.unwrap();
+        let today = core.clock().local_today();
+        let review = core.knowledge().review(today).await.unwrap();
+        if !alone {
+            assert_eq!(std::fs::read_to_string(knowledge.join("learnings.md")).unwrap(), WRITTEN_TWICE, "nothing changes until approved");
+            let merges: Vec<(String, String)> = review
+                .proposals
+                .iter()
+                .filter_map(|p| match p {
+                    sidecar_memory::Proposal::Merge { a, b, .. } => Some((a.fact.text.clone(), b.fact.text.clone())),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(merges, [("Tomo café todos los días".to_string(), "Me encanta el café".to_string())], "{:?}", review.proposals);
+            assert!(!review.alone);
+            core.knowledge().answer(review.proposals[0].key(), true, today).await.unwrap();
+        } else {
+            assert!(review.proposals.is_empty() && review.alone, "{:?}", review.proposals);
+        }
+        let facts = current(&core);
+        assert_eq!(facts.len(), 5, "alone {alone}: {facts:?}");
+        let coffee = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("café")).unwrap();
+        assert_eq!((coffee.category, coffee.fact.text.as_str(), coffee.fact.weight), (Category::Health, "Tomo café todos los días", 5));
+        assert_eq!((coffee.fact.learned.to_string(), coffee.fact.confirmed.to_string()), ("2026-01-10".into(), "2026-06-01".into()), "both dates kept");
+        assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0, "a second pass finds nothing new");
+        assert!(core.knowledge().review(today).await.unwrap().proposals.is_empty(), "nothing left to propose");
+        assert_eq!(current(&core).len(), 5);
+    }
 }
 
 /// A pair close in meaning that the words leave apart (they share no word) goes to the

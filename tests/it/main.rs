@@ -64,6 +64,7 @@ mod support;
 mod tasks;
 mod telegram;
 mod telegram_voice;
+mod tidy;
 mod tool_choice;
 mod tools;
 mod updates;

@@ -19,6 +19,7 @@ pub use knowledge::facts::{for_prompt, knowledge_block, potential_facts, recency
 pub use knowledge::learnings::{Category, Fact, Learnings, Malformed};
 pub use knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, Thresholds};
 pub use knowledge::profile_form::ProfileFields;
+pub use knowledge::review::{Proposal, Review, REPLACED_SHOWN_DAYS};
 pub use knowledge::slots::slot_of;
 pub use knowledge::store::{FactConflict, FactOrigin, KnowledgeError, KnowledgeStore, ListedFact, ProfileFile, ProfileView};
 pub use knowledge::suggest::{category_of, Noticing, Suggestion};

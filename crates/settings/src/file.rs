@@ -239,10 +239,10 @@ pub(super) fn save_voicing(path: &Path, spanish: Option<&str>, english: Option<&
     })
 }
 
-/// Sets `[memory] auto_remember`: save noticed facts without asking.
-pub(super) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+/// Sets a `[memory]` switch (`auto_remember`, `tidy_alone`).
+pub(super) fn save_memory_switch(path: &Path, name: &str, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        table_at(doc, &["memory"])["auto_remember"] = value(on);
+        table_at(doc, &["memory"])[name] = value(on);
     })
 }
 

@@ -63,4 +63,7 @@ pub struct MemorySettings {
     pub embeddings: EmbeddingsSettings,
     /// Save the personal facts noticed after a reply without asking ("Remember this?").
     pub auto_remember: bool,
+    /// Let the background tidy apply the safe kinds alone (merging facts said twice,
+    /// repairing a line's format); otherwise it proposes them in Memory.
+    pub tidy_alone: bool,
 }

@@ -59,6 +59,8 @@ pub enum Change {
     Voicing { spanish: Option<String>, english: Option<String>, speed: f32 },
     /// `[memory] auto_remember`.
     AutoRemember(bool),
+    /// `[memory] tidy_alone`.
+    TidyAlone(bool),
     /// `[memory.embeddings]`'s backend, address and model.
     Embeddings { backend: EmbeddingsBackend, url: Option<String>, model: Option<String> },
     /// `[connections] serve_http`.
@@ -137,7 +139,8 @@ impl Change {
             Change::InputDevice(name) => file::save_voice_device(path, "input_device", name.as_deref()),
             Change::OutputDevice(name) => file::save_voice_device(path, "output_device", name.as_deref()),
             Change::Voicing { spanish, english, speed } => file::save_voicing(path, spanish.as_deref(), english.as_deref(), *speed),
-            Change::AutoRemember(on) => file::save_auto_remember(path, *on),
+            Change::AutoRemember(on) => file::save_memory_switch(path, "auto_remember", *on),
+            Change::TidyAlone(on) => file::save_memory_switch(path, "tidy_alone", *on),
             Change::Embeddings { backend, url, model } => file::save_embeddings(path, *backend, url.as_deref(), model.as_deref()),
             Change::ServeHttp(on) => file::save_serve_http(path, *on),
             Change::DevicesListen(addresses) => file::save_devices_listen(path, addresses),
@@ -190,6 +193,7 @@ impl Change {
                 (voice.spanish_voice, voice.english_voice, voice.speed) = (spanish, english, speed);
             }
             Change::AutoRemember(on) => settings.memory.auto_remember = on,
+            Change::TidyAlone(on) => settings.memory.tidy_alone = on,
             Change::Embeddings { backend, url, model } => {
                 let embeddings = &mut settings.memory.embeddings;
                 (embeddings.backend, embeddings.url, embeddings.model) = (backend, url, model);

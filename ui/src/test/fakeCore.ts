@@ -146,6 +146,8 @@ export class FakeCore {
             return this.providers;
           case "snooze_choices":
             return [5, 15, 60];
+          case "memory_review":
+            return { proposals: [], repaired: [], alone: false };
           case "pinned_model":
             return this.pinned;
           case "pin_model":

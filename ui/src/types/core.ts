@@ -1290,6 +1290,11 @@ export type ProfileText = { text: string, version: string, };
 export type ProfileView = { fields: ProfileFields, user_version: string, soul_version: string, };
 
 /**
+ * One change the tidy proposes.
+ */
+export type Proposal = { "kind": "merge", key: string, a: ListedFact, b: ListedFact, } | { "kind": "repair", key: string, line: number, raw: string, fixed: string, } | { "kind": "replaced", key: string, old: ListedFact, new: ListedFact, };
+
+/**
  * A provider as the Settings form submits it. `api_key` is a new key to store
  * (absent: keep the stored one).
  */
@@ -1552,6 +1557,19 @@ current: number, };
  * How a restore asked for from the app went, for the app to say once.
  */
 export type RestoreNote = { "outcome": "restored", files: number, created_at: string, aside: string, } | { "outcome": "refused", file: string, why: string, };
+
+/**
+ * The tidy's proposals, and what it did alone.
+ */
+export type Review = { proposals: Array<Proposal>, 
+/**
+ * Lines it repaired alone just now, as they were and as they are.
+ */
+repaired: Array<[string, string]>, 
+/**
+ * Whether the user lets it apply the safe kinds alone.
+ */
+alone: boolean, };
 
 /**
  * Who said a message.

@@ -26,14 +26,13 @@ use chrono::NaiveDate;
 use regex::Regex;
 use serde::Serialize;
 
-use super::learnings::{Category, Fact, Learnings};
+use super::learnings::{Category, Fact, Learnings, MAX_FACT_CHARS};
 use super::meaning::{self, Nearness, SameFact};
 use super::slots;
 use super::words::{differing, overlap, significant};
 
 pub const MAX_WEIGHT: u8 = 10;
 pub(crate) const MAX_SAVES_PER_TURN: u8 = 3;
-const MAX_FACT_CHARS: usize = 300;
 const OVERLAP: f64 = 0.70;
 const HEALTH_OVERLAP: f64 = 0.80;
 

@@ -118,6 +118,9 @@ pub(crate) enum Kind {
     Other,
 }
 
+/// The longest fact saved (in characters): one short sentence.
+pub(crate) const MAX_FACT_CHARS: usize = 300;
+
 /// A fact line longer than this (in characters) is not read as a fact: it is
 /// reported, and kept as it is, instead of filling every prompt.
 pub(crate) const MAX_LINE_FACT_CHARS: usize = 2_000;
@@ -163,6 +166,14 @@ impl Default for Learnings {
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})(?:\s*\|\s*superseded:\s*(\d{4}-\d{2}-\d{2}))?(?i:\s*\|\s*(critical|cr[ií]tico|importante?))?\s*$")
         .expect("valid regex")
+});
+/// A fact line with parts missing, as people write them by hand: the words, and what of
+/// the weight and dates is there.
+static LOOSE_FACT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*[-*]\s*(?:\[weight:\s*(\d{1,3})\]\s*)?([^|\[\]]+?)\s*(?:\|\s*learned:\s*(\d{4}-\d{2}-\d{2}))?\s*(?:\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2}))?\s*$",
+    )
+    .expect("valid regex")
 });
 static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*##\s+(.+?)\s*$").expect("valid regex"));
 
@@ -256,6 +267,48 @@ impl Learnings {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The fact a malformed line at `index` surely means, written in the format, with the
+    /// category of its heading: the words with a weight of 1 and today's dates when they
+    /// are missing, a weight out of range brought to 1–10, a missing `confirmed` the day
+    /// it was learned. `None` when the line is not that sure (words with a `|` or a
+    /// bracket left over, a date that is not one, bytes that are not text, a line too
+    /// long to be a fact).
+    pub(crate) fn repaired(&self, index: usize, today: NaiveDate) -> Option<(Category, Fact)> {
+        let line = self.lines.get(index)?;
+        if !matches!(line.kind, Kind::Malformed { .. }) || line.bytes.is_some() {
+            return None;
+        }
+        let raw = line.raw.strip_suffix('\r').unwrap_or(&line.raw);
+        let caps = LOOSE_FACT.captures(raw)?;
+        let text = caps[2].trim();
+        if text.is_empty() || text.chars().count() > MAX_FACT_CHARS {
+            return None;
+        }
+        let date = |i: usize| caps.get(i).map(|d| NaiveDate::parse_from_str(d.as_str(), "%Y-%m-%d").ok());
+        let learned = date(3).unwrap_or(Some(today))?;
+        let confirmed = date(4).unwrap_or(Some(learned))?;
+        let weight = caps.get(1).map_or(1, |w| w.as_str().parse::<u32>().unwrap_or(1).clamp(1, 10) as u8);
+        let category = self.lines[..index]
+            .iter()
+            .rev()
+            .find_map(|l| match l.kind {
+                Kind::Heading(c) => Some(c),
+                _ => None,
+            })
+            .unwrap_or(Category::General);
+        Some((category, Fact { weight, text: text.to_string(), learned, confirmed: confirmed.max(learned), superseded: None, critical: false }))
+    }
+
+    /// Puts `fact` in place of the malformed line at `index` (see [`Learnings::repaired`]).
+    pub(crate) fn repair(&mut self, index: usize, category: Category, fact: Fact) {
+        if let Some(line) = self.lines.get_mut(index) {
+            if matches!(line.kind, Kind::Malformed { .. }) {
+                line.kind = Kind::Fact { category, fact };
+                line.dirty = true;
+            }
+        }
     }
 
     /// Replaces the fact at line `index` (from [`facts`]).

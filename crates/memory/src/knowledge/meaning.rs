@@ -236,6 +236,12 @@ impl Nearness {
 pub trait FactNearness: Send + Sync {
     /// Empty when meaning cannot be used now (no embedder, turned off, a failure).
     fn nearness<'a>(&'a self, text: &'a str) -> Pin<Box<dyn Future<Output = Nearness> + Send + 'a>>;
+
+    /// Pairs of current facts that are one fact by meaning and words, closest first,
+    /// each fact in one pair at most; empty without vectors.
+    fn repeats(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// Words naming a person other than the user: a fact about one of them is not a fact

@@ -26,6 +26,10 @@ impl FactSources {
         Self { store }
     }
 
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// Fact `text` was learned from message `message_id`.
     pub(crate) async fn record(&self, text: &str, message_id: i64) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO fact_sources (fact_key, message_id, learned_at) VALUES (?, ?, ?)")

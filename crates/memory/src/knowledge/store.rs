@@ -17,6 +17,7 @@ use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
 use super::meaning::{FactJudge, FactNearness, Nearness};
 use super::profile_form::ProfileFields;
+use super::templates::templates;
 use sidecar_domain::Lang;
 
 pub(crate) const SOUL_FILE: &str = "SOUL.md";
@@ -80,65 +81,8 @@ pub struct KnowledgeStore {
     judge: OnceLock<Arc<dyn FactJudge>>,
     /// Where new facts were learned, once the assembly gives the database.
     sources: OnceLock<super::sources::FactSources>,
-}
-
-/// SOUL.md as the plans wrote it (companion-plan.md, "SOUL.md (Personalidad)"): in
-/// Spanish rioplatense and casual, as they write it; in English the same traits in
-/// plain casual English. Written once, in the language of the first start; the
-/// user's edits always win.
-const SOUL_ES: &str = "# Sidecar
-
-## Identidad
-Sos Sidecar, un compañero que vive en la computadora de quien te usa. Estás para ayudar, acompañar y hacer el día un poco más interesante.
-
-## Personalidad
-- Amigable, pero no empalagoso.
-- Proactivo, pero no invasivo.
-- Curioso por lo que hace la persona.
-- Honesto sobre tus límites.
-- Con humor sutil cuando viene al caso.
-
-## Estilo
-- Castellano rioplatense casual (vos, che) cuando te hablan en castellano; si no, el idioma de la persona.
-- Conciso: no das vueltas.
-- Preguntás cuando no sabés; no inventás.
-
-## Lo que no hacés
-- No fingís emociones que no tenés.
-- No decís que sos humano.
-- No hacés nada sin avisar primero.
-- No mandás mensajes de más.
-";
-
-const SOUL_EN: &str = "# Sidecar
-
-## Who you are
-You are Sidecar, a companion that lives on the user's computer. You are here to help, to keep them company, and to make the day a little more interesting.
-
-## Personality
-- Friendly, but not cloying.
-- Proactive, but not invasive.
-- Curious about what the user is doing.
-- Honest about your limits.
-- Quietly funny when it fits.
-
-## Style
-- Plain, casual English; the user's own language when they write in another.
-- Concise: you get to the point.
-- You ask when you do not know; you never make things up.
-
-## What you never do
-- Fake emotions you do not have.
-- Claim to be human.
-- Act without saying so first.
-- Send more messages than are worth sending.
-";
-
-fn templates(lang: Lang) -> (&'static str, &'static str) {
-    match lang {
-        Lang::Es => (SOUL_ES, "# Perfil\n\n- Nombre:\n- Idioma: español\n"),
-        Lang::En => (SOUL_EN, "# Profile\n\n- Name:\n- Language: English\n"),
-    }
+    /// The settings that say whether the tidy applies the safe kinds alone.
+    tidy: OnceLock<Arc<sidecar_settings::SettingsOwner>>,
 }
 
 impl KnowledgeStore {
@@ -170,6 +114,7 @@ impl KnowledgeStore {
             nearness: OnceLock::new(),
             judge: OnceLock::new(),
             sources: OnceLock::new(),
+            tidy: OnceLock::new(),
         })
     }
 
@@ -190,6 +135,35 @@ impl KnowledgeStore {
     /// From now on, a new fact is also compared with the current ones by meaning.
     pub fn compare_by_meaning(&self, nearness: Arc<dyn FactNearness>) {
         let _ = self.nearness.set(nearness);
+    }
+
+    /// From now on, whether the tidy applies the safe kinds alone is read from `owner`
+    /// (`[memory] tidy_alone`); until then it only proposes.
+    pub fn tidy_with(&self, owner: Arc<sidecar_settings::SettingsOwner>) {
+        let _ = self.tidy.set(owner);
+    }
+
+    /// Whether the tidy merges repeats and repairs lines alone, without asking.
+    pub fn tidies_alone(&self) -> bool {
+        self.tidy.get().is_some_and(|owner| owner.current().memory.tidy_alone)
+    }
+
+    /// Lets the tidy apply the safe kinds alone, or makes it ask.
+    pub fn set_tidies_alone(&self, on: bool) -> Result<(), sidecar_settings::SettingsFileError> {
+        match self.tidy.get() {
+            Some(owner) => owner.change(sidecar_settings::Change::TidyAlone(on)).map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// Pairs of current facts that are one fact, by meaning (see [`FactNearness::repeats`]).
+    pub(super) fn repeats(&self) -> Vec<(String, String)> {
+        self.nearness.get().map(|n| n.repeats()).unwrap_or_default()
+    }
+
+    /// The database, once the assembly gives it.
+    pub(super) fn db(&self) -> Option<&sidecar_store::Store> {
+        self.sources.get().map(|s| s.store())
     }
 
     /// From now on, a new fact close in meaning to a current one that the words leave
@@ -305,35 +279,42 @@ impl KnowledgeStore {
 
     /// [`KnowledgeStore::save`] with the closeness by meaning already measured.
     pub(crate) fn save_near(&self, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Result<SaveOutcome, KnowledgeError> {
-        let mut doc = self.learnings.lock().expect("learnings lock");
-        self.take_in_outside_edit(&mut doc)?;
-        let mut changed = doc.clone();
-        let outcome = facts::remember_near(&mut changed, text, category, today, nearness);
-        if !matches!(outcome, SaveOutcome::Rejected { .. }) {
-            let path = self.dir.join(LEARNINGS_FILE);
-            sidecar_domain::write_atomically(&path, &changed.render_bytes())
-                .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
-            *doc = changed;
-            self.version.fetch_add(1, Ordering::Relaxed);
-        }
-        Ok(outcome)
+        self.rewrite(|doc| {
+            let outcome = facts::remember_near(doc, text, category, today, nearness);
+            let written = !matches!(outcome, SaveOutcome::Rejected { .. });
+            (outcome, written)
+        })
     }
 
     /// Merges each pair of current facts (by their texts) into one, writing the file
     /// once; returns how many pairs were merged (a pair whose fact went since is skipped).
     pub(crate) fn merge_repeats(&self, pairs: &[(String, String)]) -> Result<usize, KnowledgeError> {
+        self.rewrite(|doc| {
+            let merged = pairs.iter().filter(|(a, b)| facts::merge(doc, a, b)).count();
+            (merged, merged > 0)
+        })
+    }
+
+    /// What `look` finds in the file as it is in memory.
+    pub(super) fn read<R>(&self, look: impl FnOnce(&Learnings) -> R) -> R {
+        look(&self.learnings.lock().expect("learnings lock"))
+    }
+
+    /// Applies `apply` to the file as it is now (an outside edit taken in first) and
+    /// writes it when `apply` says it changed something; what `apply` returned.
+    pub(super) fn rewrite<R>(&self, apply: impl FnOnce(&mut Learnings) -> (R, bool)) -> Result<R, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         self.take_in_outside_edit(&mut doc)?;
         let mut changed = doc.clone();
-        let merged = pairs.iter().filter(|(a, b)| facts::merge(&mut changed, a, b)).count();
-        if merged > 0 {
+        let (result, write) = apply(&mut changed);
+        if write {
             let path = self.dir.join(LEARNINGS_FILE);
             sidecar_domain::write_atomically(&path, &changed.render_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
             self.version.fetch_add(1, Ordering::Relaxed);
         }
-        Ok(merged)
+        Ok(result)
     }
 
     /// Edits the fact on `line` (1-based) if it still reads `expected`: new text,
@@ -367,22 +348,16 @@ impl KnowledgeStore {
     }
 
     fn change(&self, line: usize, expected: &str, apply: impl FnOnce(&mut Learnings, usize, Category, Fact)) -> Result<(), KnowledgeError> {
-        let mut doc = self.learnings.lock().expect("learnings lock");
-        self.take_in_outside_edit(&mut doc)?;
-        let stale = || KnowledgeError::Stale { line, expected: expected.to_string() };
-        let (index, category, fact) =
-            doc.facts().find(|(index, _, _)| index + 1 == line).map(|(index, category, fact)| (index, category, fact.clone())).ok_or_else(stale)?;
-        if fact.text != expected {
-            return Err(stale());
-        }
-        let mut changed = doc.clone();
-        apply(&mut changed, index, category, fact);
-        let path = self.dir.join(LEARNINGS_FILE);
-        sidecar_domain::write_atomically(&path, &changed.render_bytes())
-            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
-        *doc = changed;
-        self.version.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+        self.rewrite(|doc| {
+            let found = doc.facts().find(|(index, _, _)| index + 1 == line).map(|(index, category, fact)| (index, category, fact.clone()));
+            match found {
+                Some((index, category, fact)) if fact.text == expected => {
+                    apply(doc, index, category, fact);
+                    (Ok(()), true)
+                }
+                _ => (Err(KnowledgeError::Stale { line, expected: expected.to_string() }), false),
+            }
+        })?
     }
 
     pub fn facts(&self) -> Vec<ListedFact> {

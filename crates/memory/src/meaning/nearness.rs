@@ -2,7 +2,7 @@
 //! (as facts are, as a passage) and compared with every current fact's vector, after
 //! the facts' vectors are brought up to date. And when facts change, current facts
 //! that are one fact (said twice before facts were compared by meaning, or written
-//! twice by hand) are merged.
+//! twice by hand) are merged, when the user lets the tidy do so alone, or proposed.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -32,6 +32,10 @@ impl FactNearness for ByMeaning {
             }
         })
     }
+
+    fn repeats(&self) -> Vec<(String, String)> {
+        self.0.upgrade().map(|index| index.repeated_pairs()).unwrap_or_default()
+    }
 }
 
 impl MeaningIndex {
@@ -55,10 +59,9 @@ impl MeaningIndex {
         Nearness::from_pairs(pairs, self.thresholds())
     }
 
-    /// Merges every pair of current facts that is one fact by the rule a new fact meets
-    /// (closest pairs first, each fact once a pass; a Health fact stays in Health), and
-    /// says the knowledge changed.
-    pub(super) fn merge_repeated_facts(&self) {
+    /// Every pair of current facts that is one fact by the rule a new fact meets,
+    /// closest pairs first, each fact once.
+    fn repeated_pairs(&self) -> Vec<(String, String)> {
         let facts: Vec<_> = self.knowledge().facts().into_iter().filter(|f| f.fact.superseded.is_none()).collect();
         let thresholds = self.thresholds();
         let mut pairs: Vec<(f32, usize, usize)> = Vec::new();
@@ -74,11 +77,21 @@ impl MeaningIndex {
         }
         pairs.sort_by(|x, y| y.0.total_cmp(&x.0));
         let mut used = std::collections::HashSet::new();
-        let chosen: Vec<(String, String)> = pairs
+        pairs
             .into_iter()
             .filter(|(_, i, j)| !used.contains(i) && !used.contains(j) && used.insert(*i) && used.insert(*j))
             .map(|(_, i, j)| (facts[i].fact.text.clone(), facts[j].fact.text.clone()))
-            .collect();
+            .collect()
+    }
+
+    /// Merges the facts that are one fact (a Health fact stays in Health) when the user
+    /// lets the tidy do so alone, and says the knowledge changed; otherwise Memory's
+    /// review proposes them (`KnowledgeStore::review`).
+    pub(super) fn merge_repeated_facts(&self) {
+        if !self.knowledge().tidies_alone() {
+            return;
+        }
+        let chosen = self.repeated_pairs();
         if chosen.is_empty() {
             return;
         }

@@ -14,6 +14,7 @@ import { useStrings, type Strings } from "../../i18n";
 import { CheckpointList } from "./CheckpointList";
 import { FactRow } from "./FactRow";
 import { ForgetAbout } from "./ForgetAbout";
+import { TidyReview } from "./TidyReview";
 import { ProfileEditors } from "./ProfileEditors";
 import { Snippet } from "../chat/Snippet";
 
@@ -89,12 +90,15 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
   const [category, setCategory] = useState<Category>("Preferences");
   const [query, setQuery] = useState(initialQuery);
   const [forgetting, setForgetting] = useState(false);
+  // Bumped on each reload, so the tidy looks at the facts again.
+  const [version, setVersion] = useState(0);
   const [results, setResults] = useState<MemoryPage | null>(null);
   // How far the reader asked to see: pages of the best matches, then the weaker ones.
   const [depth, setDepth] = useState({ pages: 1, weaker: false });
 
   const reload = useCallback(() => {
     api.memoryReport().then(setReport).catch((e) => setMessage(toCommandError(e).message));
+    setVersion((v) => v + 1);
   }, []);
   useEffect(reload, [reload]);
 
@@ -237,6 +241,7 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
         </button>
       </form>
       {report && report.facts.length === 0 && <p className="empty-inline">{t.memoryEmpty}</p>}
+      <TidyReview version={version} onChanged={reload} onMessage={setMessage} />
       {(report?.conflicts ?? []).map(({ older, newer }) => (
         <div key={`${older.line}:${newer.line}`} className="info conflict" role="alert" data-testid="fact-conflict">
           <p>{t.conflictTitle}</p>

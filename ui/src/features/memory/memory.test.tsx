@@ -213,3 +213,58 @@ describe("forget everything about someone", () => {
     expect(await screen.findByText("Nada de lo que Sidecar guarda nombra a «Zoe».")).toBeInTheDocument();
   });
 });
+
+describe("tidying that asks", () => {
+  it("lists the tidy's proposals and sends each answer, and the switch to tidy alone", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    const old = { ...report.facts[0], line: 3, text: "Works at Google", category: "Work" as const, superseded: "2026-11-28" };
+    const newer = { ...report.facts[0], line: 4, text: "Works at a startup now", category: "Work" as const };
+    let proposals = [
+      { kind: "merge", key: "m1", a: report.facts[0], b: { ...report.facts[0], line: 8, text: "Loves green tea" } },
+      { kind: "repair", key: "r1", line: 9, raw: "- likes jazz", fixed: "- [weight:1] likes jazz | learned:2026-12-07 | confirmed:2026-12-07" },
+      { kind: "replaced", key: "x1", old, new: newer },
+    ];
+    core.handlers.memory_review = () => ({ proposals, repaired: [], alone: false });
+    core.handlers.answer_tidy = (args) => {
+      proposals = proposals.filter((p) => p.key !== (args as { key: string }).key);
+      return null;
+    };
+    core.handlers.set_tidy_alone = () => true;
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    const listed = await screen.findAllByTestId("tidy-proposal");
+    expect(listed.map((p) => p.getAttribute("data-kind"))).toEqual(["merge", "repair", "replaced"]);
+    expect(listed[0]).toHaveTextContent("These look like one fact: “Likes green tea” and “Loves green tea”.");
+    expect(listed[1]).toHaveTextContent("Line 9 of learnings.md is not in the format: - likes jazz → - [weight:1] likes jazz");
+    expect(listed[2]).toHaveTextContent("“Works at a startup now” replaced “Works at Google” on 28 Nov.");
+    await user.click(within(listed[0]).getByTestId("tidy-first"));
+    expect(core.invoked("answer_tidy")[0].args).toEqual({ key: "m1", apply: true });
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("Merged into one fact.");
+    await waitFor(() => expect(screen.getAllByTestId("tidy-proposal")).toHaveLength(2));
+    // For a replacement, the first answer keeps it and the second undoes it.
+    await user.click(within(screen.getAllByTestId("tidy-proposal")[1]).getByTestId("tidy-second"));
+    expect(core.invoked("answer_tidy")[1].args).toEqual({ key: "x1", apply: true });
+    await user.click(within(await screen.findByTestId("tidy-proposal")).getByTestId("tidy-second"));
+    expect(core.invoked("answer_tidy")[2].args).toEqual({ key: "r1", apply: false });
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("Kept as it is; Sidecar will not ask about it again.");
+    await user.click(screen.getByTestId("tidy-alone"));
+    expect(core.invoked("set_tidy_alone")[0].args).toEqual({ on: true });
+  });
+
+  it("says in Spanish what the tidy repaired alone", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    let repaired: [string, string][] = [["9: - le gusta el jazz", "- [weight:1] le gusta el jazz | learned:2026-12-07 | confirmed:2026-12-07"]];
+    core.handlers.memory_review = () => {
+      const now = { proposals: [], repaired, alone: true };
+      repaired = [];
+      return now;
+    };
+    renderApp("es");
+    await userEvent.setup().click(screen.getByTestId("nav-memory"));
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("Sidecar reparó 1 línea de learnings.md escrita fuera de formato.");
+    expect(screen.getByTestId("tidy-alone")).toBeChecked();
+  });
+});
