@@ -119,6 +119,16 @@ commands! {
         Ok(on)
     }
 
+    /// The facts of a memory list pasted from another assistant, for review; none saved.
+    async fn preview_brought(core, text: String) -> Result<Vec<sidecar_memory::BroughtFact>, CommandError> {
+        Ok(core.knowledge().preview_brought(&text, core.clock().local_today()))
+    }
+
+    /// Saves the facts the user kept in that review.
+    async fn bring_facts(core, kept: Vec<sidecar_memory::KeptFact>) -> Result<sidecar_memory::BroughtSaved, CommandError> {
+        core.knowledge().bring(&kept, core.clock().local_today()).await.map_err(CompanionError::from).said(&core)
+    }
+
     async fn profile_fields(core) -> Result<ProfileView, CommandError> {
         blocking(&core, |c| c.knowledge().profile_fields().map_err(CompanionError::from)).await.said(&core)
     }

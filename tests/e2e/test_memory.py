@@ -55,6 +55,27 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
         wait_until(lambda: "- [weight:1] likes jazz, written by hand without the format | learned:" in learnings.read_text(), 10, "not repaired")
         wait_until(lambda: not session.find_all("[data-testid=memory-problems]"), 10, "still reported")
         assert session.texts("[data-testid=memory-message]") == ["The line is repaired."]
+        # Another assistant's memory, pasted in Settings → Your data, reviewed, then saved.
+        session.settings("data", 20)
+        session.wait_for("[data-testid=bring-text]", 10)
+        session.script("document.querySelector('[data-testid=bring-memory]').scrollIntoView({block: 'center'})")
+        # As a paste puts it: the lines whole (typed keys lose the line breaks here).
+        session.script("""
+            const field = document.querySelector('[data-testid=bring-text]');
+            Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(field,
+                'Here is what I remember about you:\\n- Is allergic to penicillin.\\n- Has a sister named Laura who lives in Lyon.\\n');
+            field.dispatchEvent(new Event('input', { bubbles: true }));
+        """)
+        session.click(session.find("[data-testid=bring-read]"))
+        session.wait_for("[data-testid=bring-list]", 10)
+        assert len(session.find_all("[data-testid=bring-fact]")) == 2, session.texts("[data-testid=bring-list]")
+        desktop.screenshot("bring-memory")
+        session.click(session.find("[data-testid=bring-save]"))
+        wait_until(lambda: session.find_all("[data-testid=bring-note]"), 10, "no word of what was saved")
+        assert session.texts("[data-testid=bring-note]")[0] == "Saved: 2 new, 0 already known, 0 replacing or beside an older one."
+        saved = learnings.read_text()
+        assert "Is allergic to penicillin | learned:" in saved and "Has a sister named Laura who lives in Lyon | learned:" in saved, saved
+        assert saved.index("Is allergic to penicillin") > saved.index("## Health"), "under Health"
     finally:
         desktop.close(session)
 

@@ -14,6 +14,7 @@ mod remember;
 pub use attachments::images::{fill, FOLDER, IMAGE_TOKENS};
 pub use attachments::{blocks, compose, open, split, AttachError, Attachment, Unreadable};
 pub use facts_judge::ModelJudge;
+pub use knowledge::brought::{read_brought, BroughtFact, BroughtSaved, KeptFact, MOST_BROUGHT};
 pub use knowledge::events::MemoryEvent;
 pub use knowledge::facts::{for_prompt, knowledge_block, potential_facts, recency_factor, remember, same_fact, score, SaveOutcome, TurnSaves, MAX_WEIGHT};
 pub use knowledge::learnings::{Category, Fact, Learnings, Malformed};

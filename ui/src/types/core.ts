@@ -68,6 +68,36 @@ storage: KeyStorage | null,
  */
 min_chars: number, };
 
+/**
+ * A fact read from the pasted text, as the review shows it.
+ */
+export type BroughtFact = { text: string, category: Category, 
+/**
+ * The saved fact it says again, when Sidecar knows it already.
+ */
+already: string | null, 
+/**
+ * The saved fact it would replace (about the same thing, saying otherwise).
+ */
+replaces: string | null, };
+
+/**
+ * What saving the reviewed facts did.
+ */
+export type BroughtSaved = { new: number, 
+/**
+ * Already known: confirmed again.
+ */
+known: number, 
+/**
+ * Saved, replacing or (Health, important) awaiting the user beside an older fact.
+ */
+changed: number, 
+/**
+ * Left out: empty, too long, or over what one save takes.
+ */
+skipped: number, };
+
 export type BudgetEvent = { "type": "budget_reached", reached: Reached, currency: string, usd_rate: number, more_usd: number, said: string, };
 
 /**
@@ -659,6 +689,11 @@ export type Issued = { token: string, storage: KeyStorage, };
 export type ItemStatus = "pending" | "in_progress" | "done" | "failed";
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * A fact the user kept in the review, maybe with another category.
+ */
+export type KeptFact = { text: string, category: Category, };
 
 /**
  * Where a provider's key lives.

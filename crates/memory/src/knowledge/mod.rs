@@ -2,6 +2,7 @@
 //! `learnings.md` (facts with weights and dates, by category), and the facts engine
 //! that saves to it without losing or corrupting anything (the seed's Bug 1–12).
 
+pub(crate) mod brought;
 pub(crate) mod events;
 pub(crate) mod facts;
 pub(crate) mod learnings;

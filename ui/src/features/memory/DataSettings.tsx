@@ -3,6 +3,7 @@ import { api, toCommandError } from "../../api";
 import { readText } from "../chat/files";
 import { useStrings } from "../../i18n";
 import { BackupSealSettings } from "./BackupSealSettings";
+import { BringMemory } from "./BringMemory";
 import { RetentionSettings } from "./RetentionSettings";
 
 type Note = { ok: boolean; text: string; path?: string };
@@ -144,6 +145,7 @@ export function DataSettings() {
         {busy === "import" ? t.importing : t.importChoose}
         <input ref={file} type="file" accept=".json,application/json" hidden data-testid="import-file" disabled={busy !== null} onChange={(e) => importFile(e.target.files?.[0])} />
       </label>
+      <BringMemory />
     </section>
   );
 }

@@ -151,6 +151,35 @@ describe("Settings → Your data", () => {
     expect(core.invoked("reveal_path").at(-1)!.args).toEqual({ path: "/d/exports/sidecar-export.json" });
   });
 
+  it("brings another assistant's memory: reads it, shows what is known, saves what stays ticked", async () => {
+    const core = new FakeCore();
+    core.handlers.preview_brought = () => [
+      { text: "Is allergic to penicillin", category: "Health", already: "Is allergic to penicillin", replaces: null },
+      { text: "Works as a nurse", category: "Work", already: null, replaces: "Works as a teacher" },
+      { text: "Has a cat called Miso", category: "General", already: null, replaces: null },
+    ];
+    core.handlers.bring_facts = () => ({ new: 1, known: 0, changed: 1, skipped: 0 });
+    const user = await openSettings("en", "data");
+    const bring = await screen.findByTestId("bring-memory");
+    await user.type(within(bring).getByTestId("bring-text"), "Is allergic to penicillin.");
+    await user.click(within(bring).getByTestId("bring-read"));
+    const rows = await within(bring).findAllByTestId("bring-fact");
+    expect(rows[0]).toHaveTextContent("already known");
+    expect(rows[1]).toHaveTextContent("would replace “Works as a teacher”");
+    const keep = within(bring).getAllByTestId("bring-keep");
+    expect(keep.map((k) => (k as HTMLInputElement).checked)).toEqual([false, true, true]);
+    await user.selectOptions(within(bring).getAllByTestId("bring-category")[2], "Relationships");
+    expect(within(bring).getByTestId("bring-save")).toHaveTextContent("Save 2 facts");
+    await user.click(within(bring).getByTestId("bring-save"));
+    expect(core.invoked("bring_facts")[0].args).toEqual({
+      kept: [
+        { text: "Works as a nurse", category: "Work" },
+        { text: "Has a cat called Miso", category: "Relationships" },
+      ],
+    });
+    expect(await within(bring).findByTestId("bring-note")).toHaveTextContent("Saved: 1 new, 0 already known, 1 replacing or beside an older one.");
+  });
+
   it("imports a ChatGPT export and says what was skipped, with an empty state before any backup", async () => {
     const core = new FakeCore();
     core.handlers.import_chat_export = (args) => {
