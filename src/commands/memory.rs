@@ -163,6 +163,16 @@ commands! {
         blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await.said(&core)
     }
 
+    /// The backups made before something was last deleted for good.
+    async fn held_in_backups(core) -> Result<sidecar_data::HeldInBackups, CommandError> {
+        core.data().held_in_backups().await.map_err(CompanionError::from).said(&core)
+    }
+
+    /// A backup now, then the backups that may still hold what was deleted go.
+    async fn forget_in_backups(core) -> Result<usize, CommandError> {
+        core.data().forget_in_backups().await.map_err(CompanionError::from).said(&core)
+    }
+
     /// What names someone, listed before anything is forgotten.
     async fn about_someone(core, name: String) -> Result<sidecar_data::AboutSomeone, CommandError> {
         core.data().about(&name).await.map_err(CompanionError::from).said(&core)
@@ -187,7 +197,7 @@ commands! {
     }
 
     async fn delete_fact(core, line: usize, expected: String) -> Result<(), CommandError> {
-        blocking(&core, move |c| c.knowledge().delete(line, &expected).map_err(CompanionError::from)).await.said(&core)
+        core.knowledge().delete(line, &expected).await.map_err(CompanionError::from).said(&core)
     }
 
     async fn read_profile(core, file: ProfileFile) -> Result<ProfileText, CommandError> {

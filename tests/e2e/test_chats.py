@@ -115,6 +115,17 @@ def test_a_message_deleted_in_the_chat_asks_first_and_leaves_no_word(desktop, tm
         for word in ["Zenobia", "Quintanilla"]:
             assert files_holding(data, word) == [], f"{word} is still in {files_holding(data, word)}"
         assert "sidecar.db" in files_holding(data, "Anselmo"), "the other exchange is kept"
+        # The day's backup was made before: Settings names it, and removes it after a new one.
+        wait_until(lambda: list((data / "backups").glob("daily-*")), 20, "no daily backup")
+        session.settings("data", 20)
+        session.click(session.wait_for("[data-testid=held-remove]", 10))
+        assert "A new backup of everything kept is made first" in session.texts("[data-testid=held-in-backups]")[0]
+        desktop.screenshot("held-in-backups")
+        session.click(session.find("[data-testid=held-yes]"))
+        wait_until(lambda: session.find_all("[data-testid=held-note]"), 20, "no word of the backups removed")
+        assert session.texts("[data-testid=held-note]")[0] == "Removed 1 backup; a new one holds everything kept."
+        left = sorted(p.name for p in (data / "backups").iterdir())
+        assert len(left) == 1 and left[0].startswith("sidecar-"), left
     finally:
         desktop.close(session)
         llm.close()

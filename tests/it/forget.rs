@@ -87,7 +87,7 @@ async fn a_message_deleted_goes_for_good_with_its_reply_and_what_quotes_it() {
     let learned: Vec<&str> = forgotten.learned.iter().map(|f| f.fact.text.as_str()).collect();
     assert_eq!(learned, ["Su vecina Zenobia guarda su llave"]);
     let fact = &forgotten.learned[0];
-    core.knowledge().delete(fact.line, &fact.fact.text).unwrap();
+    core.knowledge().delete(fact.line, &fact.fact.text).await.unwrap();
     for word in ["Zenobia", "Quintanilla", "turquesa"] {
         assert_eq!(files_with(&data, word), Vec::<String>::new(), "{word} is still in a file");
     }

@@ -122,3 +122,32 @@ async fn forget_everything_about_ana_lists_first_then_forgets_what_stays_ticked_
     assert!(core.data().about(" ¿? ").await.unwrap().messages.is_empty(), "no words, nothing found");
     core.shutdown().await;
 }
+
+/// A backup made before a deletion may still hold what went: Settings names those
+/// backups, and removing it from the backups makes a new one first, then removes them.
+#[tokio::test]
+async fn the_backups_made_before_a_deletion_are_named_and_removed_after_a_fresh_one() {
+    let server = ScriptedServer::responding(noting).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = crate::support::core().provider("p", &server.base_url).open_in(dir.path()).await;
+    core.send("Mi contraseña del wifi es Girasol-Naranja").await.unwrap();
+    assert_eq!(core.data().held_in_backups().await.unwrap(), sidecar_data::HeldInBackups { since: None, backups: vec![] });
+    let before = core.data().back_up(None).await.unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let said = core.conversation().history(10).await.unwrap().into_iter().find(|m| m.content.contains("Girasol")).unwrap();
+    core.forget_exchange(said.id).await.unwrap();
+    let held = core.data().held_in_backups().await.unwrap();
+    assert!(held.since.is_some());
+    assert_eq!(held.backups, std::slice::from_ref(&before.path));
+
+    assert_eq!(core.data().forget_in_backups().await.unwrap(), 1);
+    assert!(!before.path.exists(), "the backup holding it is gone");
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("backups")).unwrap().flatten().map(|e| e.path()).collect();
+    assert_eq!(left.len(), 1, "a backup of everything kept was made first: {left:?}");
+    assert!(core.data().held_in_backups().await.unwrap().backups.is_empty());
+    // The new one holds none of it.
+    let restored = tempfile::tempdir().unwrap();
+    sidecar_data::restore_backup(&left[0], restored.path(), None, chrono::Utc::now(), sidecar_data::WithSettings::Keep, None).await.unwrap();
+    assert_eq!(crate::forget::files_with(restored.path(), "Girasol"), Vec::<String>::new());
+    core.shutdown().await;
+}

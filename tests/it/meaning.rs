@@ -139,7 +139,7 @@ async fn facts_get_vectors_and_a_deleted_fact_loses_its_own() {
     let hits = core.recall_service().search("peanut allergy", 500).await.unwrap().hits;
     assert_eq!(hits[0].source, "fact", "{hits:?}");
     let fact = core.knowledge().facts().remove(0);
-    core.knowledge().delete(fact.line, &fact.fact.text).unwrap();
+    core.knowledge().delete(fact.line, &fact.fact.text).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
     assert_eq!(core.meaning().status().await.embedded, 0);
     assert!(core.recall_service().search("peanut allergy", 500).await.unwrap().hits.is_empty());

@@ -218,7 +218,7 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     assert_eq!((edited.fact.learned, edited.fact.weight), (tea.fact.learned, tea.fact.weight));
 
     // The old line number and text no longer match: refused, nothing changes.
-    let error = knowledge.delete(tea.line, "Likes green tea").unwrap_err();
+    let error = knowledge.delete(tea.line, "Likes green tea").await.unwrap_err();
     assert!(matches!(error, KnowledgeError::Stale { .. }), "{error}");
 
     let pills = core.knowledge().facts().into_iter().find(|f| f.category == Category::Health).unwrap();
@@ -226,7 +226,7 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     assert_eq!(core.knowledge().facts().iter().find(|f| f.fact.text.contains("pills")).unwrap().category, Category::Schedule);
 
     let edited = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
-    knowledge.delete(edited.line, &edited.fact.text).unwrap();
+    knowledge.delete(edited.line, &edited.fact.text).await.unwrap();
     let file = std::fs::read_to_string(core.dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(!file.contains("black tea") && file.contains("## Schedule\n- [weight:1] Takes blood pressure pills"), "{file}");
     assert!(matches!(knowledge.edit(1, "x", "  ", Category::General).await.unwrap_err(), KnowledgeError::Invalid(_)));

@@ -46,6 +46,15 @@ pub struct BackupSeal {
     pub min_chars: usize,
 }
 
+/// The backups in `backups/` made before something was last deleted for good: they may
+/// still hold it.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct HeldInBackups {
+    /// When something was last deleted for good (RFC 3339), if ever.
+    pub since: Option<String>,
+    pub backups: Vec<PathBuf>,
+}
+
 /// How often the daily-backup loop looks whether today's backup is written.
 const DAILY_LOOK: Duration = Duration::from_secs(3600);
 /// Where Settings → Data → Export writes, inside the data directory.
@@ -137,6 +146,33 @@ impl DataService {
         let dest = dest.map_or_else(|| self.backups.dir(), Path::to_path_buf);
         std::fs::create_dir_all(self.backups.dir()).map_err(|source| DataError::Write { path: self.backups.dir(), source })?;
         Ok(self.backups.write(&dest, self.clock.now()).await?)
+    }
+
+    /// The backups that may still hold what was deleted for good since they were made.
+    pub async fn held_in_backups(&self) -> Result<HeldInBackups, DataError> {
+        let since = self.store.last_forgotten().await?;
+        let at = since.as_deref().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok()).map(|at| at.to_utc());
+        Ok(HeldInBackups { backups: at.map(|at| self.backups.written_before(at)).unwrap_or_default(), since })
+    }
+
+    /// Removes what was deleted from the backups too: a backup of everything kept is made
+    /// now (sealed like the others), then the backups made before the last deletion are
+    /// removed. How many went. A backup saved outside `backups/` is not seen.
+    pub async fn forget_in_backups(&self) -> Result<usize, DataError> {
+        let held = self.held_in_backups().await?;
+        if held.backups.is_empty() {
+            return Ok(0);
+        }
+        let fresh = self.back_up(None).await?;
+        let mut removed = 0;
+        for path in held.backups.iter().filter(|p| **p != fresh.path) {
+            match std::fs::remove_file(path) {
+                Ok(()) => removed += 1,
+                Err(source) => return Err(DataError::Write { path: path.clone(), source }),
+            }
+        }
+        tracing::info!(removed, fresh = %fresh.path.display(), "backups made before a deletion removed");
+        Ok(removed)
     }
 
     /// The daily backup loop for the process that owns the data (the app or the daemon).

@@ -89,7 +89,7 @@ pub(crate) async fn forget(store: &Store, knowledge: &KnowledgeStore, meaning: &
     let mut facts: Vec<&ChosenFact> = chosen.facts.iter().collect();
     facts.sort_by_key(|f| std::cmp::Reverse(f.line));
     for fact in facts {
-        match knowledge.delete(fact.line, &fact.text) {
+        match knowledge.delete(fact.line, &fact.text).await {
             Ok(()) => gone.facts += 1,
             Err(KnowledgeError::Stale { .. }) => gone.changed += 1,
             Err(error) => return Err(error.into()),

@@ -155,7 +155,11 @@ impl ChatList<'_> {
     /// messages, summaries, checkpoints and plan. Usage rows stay, unlinked, so the
     /// totals still add up.
     pub async fn purge_deleted(&self, before: &str) -> Result<u64, StoreError> {
-        self.remove_found("SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?", before.to_string()).await
+        let gone = self.remove_found("SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?", before.to_string()).await?;
+        if gone > 0 {
+            self.store.note_forgotten().await;
+        }
+        Ok(gone)
     }
 
     /// Removes for good every incognito conversation but `open` (the one still on
@@ -205,17 +209,22 @@ async fn remove(connection: &mut sqlx::SqliteConnection, id: i64) -> Result<(), 
     Ok(())
 }
 
-/// Removes every incognito conversation from the database file at `path`, a copy being
-/// made into a backup, and vacuums it so no freed page keeps their words. Returns how
-/// many there were.
-pub async fn forget_incognito_in(path: &std::path::Path) -> Result<u64, StoreError> {
+/// Removes every conversation that is not kept (an incognito one, one deleted and
+/// waiting out its Undo) from the database file at `path`, a copy being made into a
+/// backup, and vacuums it so no freed page keeps their words. Returns how many there were.
+pub async fn forget_unkept_in(path: &std::path::Path) -> Result<u64, StoreError> {
     use sqlx::Connection;
     let options = sqlx::sqlite::SqliteConnectOptions::new().filename(path).pragma("secure_delete", "ON");
     let mut connection = sqlx::SqliteConnection::connect_with(&options).await?;
     // The backup taken before an upgrade copies a database older than incognito chats.
     let (has,): (bool,) =
         sqlx::query_as("SELECT count(*) > 0 FROM pragma_table_info('conversations') WHERE name = 'incognito'").fetch_one(&mut connection).await?;
-    let ids: Vec<(i64,)> = if has { sqlx::query_as("SELECT id FROM conversations WHERE incognito = 1").fetch_all(&mut connection).await? } else { Vec::new() };
+    let unkept = if has {
+        "SELECT id FROM conversations WHERE incognito = 1 OR deleted_at IS NOT NULL"
+    } else {
+        "SELECT id FROM conversations WHERE deleted_at IS NOT NULL"
+    };
+    let ids: Vec<(i64,)> = sqlx::query_as(unkept).fetch_all(&mut connection).await?;
     if !ids.is_empty() {
         let mut tx = connection.begin().await?;
         for (id,) in &ids {

@@ -115,6 +115,7 @@ impl Exchanges<'_> {
         }
         tx.commit().await?;
         self.store.forget_written().await;
+        self.store.note_forgotten().await;
         Ok(Some(Forgotten { conversation_id, messages, summaries, checkpoints: checkpoints.len() as u64 }))
     }
 }

@@ -28,7 +28,7 @@ mod variants;
 
 // The face: what the crates above, the faces and the tests name.
 pub use archives::ImportedTurn;
-pub use chat_list::{forget_incognito_in, ChatSummary};
+pub use chat_list::{forget_unkept_in, ChatSummary};
 pub use data_version::DataVersion;
 pub use exchanges::Forgotten;
 pub use export::ExportedConversation;
@@ -291,6 +291,19 @@ impl Store {
             Ok((busy, log, done)) => tracing::info!(busy, log, done, "the WAL could not be emptied yet: a reader holds it"),
             Err(e) => tracing::warn!(error = %e, "the WAL could not be emptied after a deletion"),
         }
+    }
+
+    /// Notes that something was deleted for good now: backups made before may still
+    /// hold it (Settings → Your data says which).
+    pub async fn note_forgotten(&self) {
+        if let Err(e) = sqlx::query("INSERT INTO forgettings (at) VALUES (?)").bind(self.now()).execute(&self.pool).await {
+            tracing::warn!(error = %e, "when something was deleted could not be noted");
+        }
+    }
+
+    /// When something was last deleted for good (RFC 3339), if ever.
+    pub async fn last_forgotten(&self) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT MAX(at) FROM forgettings").fetch_one(&self.pool).await?)
     }
 
     /// Closes the pool, checkpointing the WAL.

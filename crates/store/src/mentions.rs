@@ -98,6 +98,7 @@ impl Mentions<'_> {
         }
         tx.commit().await?;
         self.store.forget_written().await;
+        self.store.note_forgotten().await;
         Ok(gone)
     }
 }

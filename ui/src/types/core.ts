@@ -582,6 +582,16 @@ export type Heard = { text: string,
 review: boolean, };
 
 /**
+ * The backups in `backups/` made before something was last deleted for good: they may
+ * still hold it.
+ */
+export type HeldInBackups = { 
+/**
+ * When something was last deleted for good (RFC 3339), if ever.
+ */
+since: string | null, backups: Array<string>, };
+
+/**
  * The event the window hears when the link changes (`"type": "home_link"`).
  */
 export type HomeLinkChanged = { state: HomeLinkState, 

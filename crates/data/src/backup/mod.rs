@@ -106,7 +106,7 @@ impl Backups {
             .await
             .map_err(|e| BackupError::Snapshot(e.to_string()))?;
         // An incognito chat open now is not the user's history: the copy never holds it.
-        sidecar_store::forget_incognito_in(&snapshot).await.map_err(|e| BackupError::Snapshot(e.to_string()))?;
+        sidecar_store::forget_unkept_in(&snapshot).await.map_err(|e| BackupError::Snapshot(e.to_string()))?;
         let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];
         for folder in ["knowledge", sidecar_memory::FOLDER] {
             let Ok(entries) = std::fs::read_dir(self.data_dir.join(folder)) else { continue };
@@ -147,6 +147,20 @@ impl Backups {
     }
 
     /// The automatic backups in `backups/`, by date.
+    /// Every backup in `backups/` (daily, made on demand, before an upgrade) last written
+    /// before `at`, oldest first.
+    pub(crate) fn written_before(&self, at: DateTime<Utc>) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(self.dir()) else { return Vec::new() };
+        let mut found: Vec<(DateTime<Utc>, PathBuf)> = entries
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(&format!(".{EXTENSION}")))
+            .filter_map(|e| Some((DateTime::<Utc>::from(e.metadata().ok()?.modified().ok()?), e.path())))
+            .filter(|(written, _)| *written < at)
+            .collect();
+        found.sort();
+        found.into_iter().map(|(_, path)| path).collect()
+    }
+
     pub fn automatic(&self) -> Vec<(NaiveDate, PathBuf)> {
         let Ok(entries) = std::fs::read_dir(self.dir()) else { return Vec::new() };
         let mut found: Vec<(NaiveDate, PathBuf)> = entries

@@ -343,8 +343,13 @@ impl KnowledgeStore {
     }
 
     /// Deletes the fact on `line` if it still reads `expected`.
-    pub fn delete(&self, line: usize, expected: &str) -> Result<(), KnowledgeError> {
-        self.change(line, expected, |doc, index, _, _| doc.remove(index))
+    /// Backups made before may still hold it: the database notes when it went.
+    pub async fn delete(&self, line: usize, expected: &str) -> Result<(), KnowledgeError> {
+        self.change(line, expected, |doc, index, _, _| doc.remove(index))?;
+        if let Some(db) = self.db() {
+            db.note_forgotten().await;
+        }
+        Ok(())
     }
 
     fn change(&self, line: usize, expected: &str, apply: impl FnOnce(&mut Learnings, usize, Category, Fact)) -> Result<(), KnowledgeError> {

@@ -4,6 +4,7 @@ import { readText } from "../chat/files";
 import { useStrings } from "../../i18n";
 import { BackupSealSettings } from "./BackupSealSettings";
 import { BringMemory } from "./BringMemory";
+import { HeldInBackups } from "./HeldInBackups";
 import { RetentionSettings } from "./RetentionSettings";
 
 type Note = { ok: boolean; text: string; path?: string };
@@ -137,6 +138,7 @@ export function DataSettings() {
           ))}
         </ul>
       )}
+      <HeldInBackups />
       <BackupSealSettings />
       <RetentionSettings />
       <h3>{t.importTitle}</h3>

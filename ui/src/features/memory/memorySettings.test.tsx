@@ -151,6 +151,25 @@ describe("Settings → Your data", () => {
     expect(core.invoked("reveal_path").at(-1)!.args).toEqual({ path: "/d/exports/sidecar-export.json" });
   });
 
+  it("names the backups made before a deletion and removes them after a fresh one", async () => {
+    const core = new FakeCore();
+    let held = { since: "2026-12-05T10:00:00Z", backups: ["/d/backups/daily-2026-12-04.sidecar-backup", "/d/backups/daily-2026-12-05.sidecar-backup"] };
+    core.handlers.held_in_backups = () => held;
+    core.handlers.forget_in_backups = () => {
+      held = { since: held.since, backups: [] };
+      return 2;
+    };
+    const user = await openSettings("en", "data");
+    const section = await screen.findByTestId("held-in-backups");
+    expect(await within(section).findByText(/2 backups were made before you last deleted something \(5 Dec 2026\)/)).toBeInTheDocument();
+    await user.click(within(section).getByTestId("held-remove"));
+    expect(section).toHaveTextContent("A new backup of everything kept is made first, then these 2 backups are deleted.");
+    await user.click(within(section).getByTestId("held-yes"));
+    expect(await within(section).findByTestId("held-note")).toHaveTextContent("Removed 2 backups; a new one holds everything kept.");
+    expect(within(section).queryByTestId("held-remove")).not.toBeInTheDocument();
+    expect(core.invoked("forget_in_backups")).toHaveLength(1);
+  });
+
   it("brings another assistant's memory: reads it, shows what is known, saves what stays ticked", async () => {
     const core = new FakeCore();
     core.handlers.preview_brought = () => [

@@ -5,3 +5,9 @@ CREATE TABLE tidy_answers (
     key         TEXT PRIMARY KEY,
     answered_at TEXT NOT NULL
 );
+
+-- When something was deleted for good (issue 74): a backup made before may still hold
+-- it, and Settings → Your data offers to remove those backups.
+CREATE TABLE forgettings (
+    at TEXT NOT NULL
+);
