@@ -48,7 +48,7 @@ export const memoryEn = {
     `${n} backup${n === 1 ? " was" : "s were"} made before you last deleted something (${on}) and may still hold it. Backups you saved elsewhere are not seen here.`,
   heldRemove: "Remove it from the backups too",
   heldConfirm: (n: number) => `A new backup of everything kept is made first, then ${n === 1 ? "that backup is" : `these ${n} backups are`} deleted.`,
-  heldYes: (n: number) => (n === 1 ? "Remove it" : "Remove them"),
+  heldYes: (n: number): string => (n === 1 ? "Remove it" : "Remove them"),
   heldRemoving: "Removing…",
   heldRemoved: (n: number) => `Removed ${n} backup${n === 1 ? "" : "s"}; a new one holds everything kept.`,
   bringTitle: "Bring what another assistant knows about you",
