@@ -8,6 +8,7 @@ use sidecar_data::BackupError;
 use sidecar_data::DataError;
 use sidecar_data::OpenError;
 use sidecar_dates::DateError;
+use sidecar_desktop_features::LockError;
 use sidecar_desktop_features::UpdatesError;
 use sidecar_domain::CannotWrite;
 use sidecar_domain::Refused;
@@ -89,6 +90,8 @@ pub enum CompanionError {
     Channels(#[from] ChannelError),
     #[error(transparent)]
     Updates(#[from] UpdatesError),
+    #[error(transparent)]
+    Lock(#[from] LockError),
     #[error(transparent)]
     Data(#[from] DataError),
     #[error(transparent)]
@@ -179,6 +182,7 @@ impl Worded for CompanionError {
             CompanionError::MeaningSetup(e) => e.spanish(),
             CompanionError::Channels(e) => e.spanish(),
             CompanionError::Updates(e) => e.spanish(),
+            CompanionError::Lock(e) => e.said_in(sidecar_domain::Lang::Es),
             CompanionError::Data(e) => e.spanish(),
             CompanionError::CannotWrite(e) => e.spanish(),
             CompanionError::Refused(e) => e.spanish(),

@@ -129,6 +129,10 @@ pub fn dispatch_for_window(core: Arc<Companion>, name: &str, args: Value) -> Opt
     if !in_table(name) {
         return None;
     }
+    if core.app_lock().is_locked() && !OPEN_WHEN_LOCKED.contains(&name) {
+        let refused: Result<(), CompanionError> = Err(sidecar_desktop_features::LockError::Locked.into());
+        return Some(Box::pin(async move { answer(refused.said(&core)) }));
+    }
     match core.home().client() {
         Some(home) => Some(core.call_home(home, name.to_string(), args)),
         None => {
@@ -139,6 +143,10 @@ pub fn dispatch_for_window(core: Arc<Companion>, name: &str, args: Value) -> Opt
         }
     }
 }
+
+/// What the window may still ask while it is locked: the lock itself, and the look it
+/// is drawn in.
+const OPEN_WHEN_LOCKED: &[&str] = &["lock_view", "lock_app", "unlock_app", "preferences"];
 
 /// Runs `name` for another of the user's devices: as `dispatch`, but a message it sends
 /// is said on "device" (this computer's window shows it as said elsewhere).

@@ -22,6 +22,28 @@ commands! {
         blocking(&core, move |c| c.preferences().set_language(language)).await.said(&core)
     }
 
+    async fn lock_view(core) -> Result<sidecar_desktop_features::LockView, CommandError> {
+        Ok(core.app_lock().view())
+    }
+
+    /// Locks the window now (idle, or Lock now), when the lock is on.
+    async fn lock_app(core) -> Result<sidecar_desktop_features::LockView, CommandError> {
+        Ok(core.app_lock().lock())
+    }
+
+    async fn unlock_app(core, passphrase: String) -> Result<sidecar_desktop_features::LockView, CommandError> {
+        blocking(&core, move |c| c.app_lock().unlock(&passphrase).map_err(crate::CompanionError::from)).await.said(&core)
+    }
+
+    /// Turns the lock on, or changes it (`current`: its passphrase when it is on).
+    async fn turn_on_lock(core, current: Option<String>, passphrase: String, minutes: u32) -> Result<sidecar_desktop_features::LockView, CommandError> {
+        blocking(&core, move |c| c.app_lock().turn_on(current.as_deref(), &passphrase, minutes).map_err(crate::CompanionError::from)).await.said(&core)
+    }
+
+    async fn turn_off_lock(core, passphrase: String) -> Result<sidecar_desktop_features::LockView, CommandError> {
+        blocking(&core, move |c| c.app_lock().turn_off(&passphrase).map_err(crate::CompanionError::from)).await.said(&core)
+    }
+
     async fn web_search_setup(core) -> Result<SearchView, CommandError> {
         Ok(core.web_search().view())
     }

@@ -68,6 +68,8 @@ pub struct Companion {
     chats: sidecar_agent::Chats,
     preferences: Arc<sidecar_settings::Preferences>,
     updates: Arc<sidecar_desktop_features::Updates>,
+    /// The window's lock: a passphrase, idle minutes, locked or not.
+    app_lock: Arc<sidecar_desktop_features::AppLock>,
     search: sidecar_tools::WebSearch,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<sidecar_memory::Recall>,
@@ -347,6 +349,11 @@ impl Companion {
     /// Sidecar as a server for other programs (MCP, the local API).
     pub fn hosting(&self) -> &Arc<sidecar_serve::Hosting> {
         &self.hosting
+    }
+
+    /// The app lock: the window's commands wait for its passphrase while it is locked.
+    pub fn app_lock(&self) -> &Arc<sidecar_desktop_features::AppLock> {
+        &self.app_lock
     }
 
     /// Settings → About: the version, and updates.

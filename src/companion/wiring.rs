@@ -396,6 +396,7 @@ impl Companion {
             runner: Arc::new(sidecar_tasks::Runner::new(features.tasks.clone(), clock.clone(), Arc::new(for_tasks))),
             devices: Arc::new(devices::DeviceLink::new(store.clone(), data_dir.clone())),
             home: Arc::new(home::HomeLink::new(&data_dir, options.secrets.clone())),
+            app_lock: Arc::new(sidecar_desktop_features::AppLock::new(options.secrets.clone(), models.settings_owner().clone())),
             runs_loops: std::sync::atomic::AtomicBool::new(false),
             providers: sidecar_llm::ProviderAdmin::new(models.clone(), options.secrets),
             budget: sidecar_llm::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),

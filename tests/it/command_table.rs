@@ -78,3 +78,27 @@ async fn a_command_runs_from_the_table_as_the_window_calls_it() {
     assert_eq!(missing["retryable"], false, "{missing}");
     assert!(dispatch(core.clone(), "voice_start", serde_json::Value::Null).is_none(), "the device's own commands are not in the table");
 }
+
+/// The app lock (issue 74): while the window is locked, the core refuses its commands but
+/// the lock's own and the look it is drawn in; the passphrase opens it, a wrong one does
+/// not (a start with the lock on starts locked: the lock's own tests).
+#[tokio::test]
+async fn while_locked_the_window_gets_only_the_lock_and_the_passphrase_opens_it() {
+    use sidecar::commands::dispatch_for_window;
+    let dir = tempfile::tempdir().unwrap();
+    let core = crate::support::core().open_in(dir.path()).await;
+    let run = |name: &str, args: serde_json::Value| dispatch_for_window(core.clone(), name, args).unwrap();
+    assert!(run("memory_report", serde_json::Value::Null).await.is_ok(), "no lock by default");
+    let on = run("turn_on_lock", json!({ "current": null, "passphrase": "girasol", "minutes": 5 })).await.unwrap();
+    assert_eq!((on["on"].as_bool(), on["locked"].as_bool()), (Some(true), Some(false)));
+    assert_eq!(run("lock_app", serde_json::Value::Null).await.unwrap()["locked"], true);
+    let refused = run("memory_report", serde_json::Value::Null).await.unwrap_err();
+    assert!(refused["message"].as_str().unwrap().contains("locked"), "{refused}");
+    assert!(run("list_chats", serde_json::Value::Null).await.is_err() && run("preferences", serde_json::Value::Null).await.is_ok());
+    let wrong = run("unlock_app", json!({ "passphrase": "margarita" })).await.unwrap_err();
+    assert!(wrong["message"].as_str().unwrap().contains("not the lock's passphrase"), "{wrong}");
+    assert!(run("memory_report", serde_json::Value::Null).await.is_err(), "still locked");
+    assert_eq!(run("unlock_app", json!({ "passphrase": "girasol" })).await.unwrap()["locked"], false);
+    assert!(run("memory_report", serde_json::Value::Null).await.is_ok());
+    core.shutdown().await;
+}

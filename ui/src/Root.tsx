@@ -5,6 +5,7 @@ import { AppearanceContext, applyTheme, rememberedTheme } from "./appearance";
 import { I18nContext, pickLang, strings, type Lang } from "./i18n";
 import { tellPreferencesChanged } from "./features/character/preferencesEvent";
 import { WebLinkBanner, WebSignIn } from "./features/devices/WebSignIn";
+import { LockGate } from "./features/lock/LockGate";
 import { inBrowser, webLink, webSession } from "./transport";
 
 /** In a browser, whether the home core knows this one yet; the app's window always runs. */
@@ -61,7 +62,15 @@ export function Root() {
     <AppearanceContext.Provider value={applied}>
       <I18nContext.Provider value={strings[lang]}>
         {session === "signed-in" && <WebLinkBanner down={down} />}
-        {session === "signed-in" ? <App /> : session === "signed-out" ? <WebSignIn onSignedIn={() => window.location.reload()} /> : null}
+        {session === "signed-in" ? (
+          inBrowser() ? (
+            <App />
+          ) : (
+            <LockGate>
+              <App />
+            </LockGate>
+          )
+        ) : session === "signed-out" ? <WebSignIn onSignedIn={() => window.location.reload()} /> : null}
       </I18nContext.Provider>
     </AppearanceContext.Provider>
   );

@@ -62,4 +62,10 @@ pub struct DesktopSettings {
     /// Push-to-talk's shortcut: press to speak, press again to send ("Ctrl+Alt+Space"
     /// unless set).
     pub talk_hotkey: Option<String>,
+    /// The window locks after this many idle minutes and at start, until the lock's
+    /// passphrase is typed; 0 (the default) is no lock.
+    pub lock_after_minutes: u32,
 }
+
+/// The idle minutes the app lock takes: from a minute to a working day.
+pub const LOCK_MINUTES: std::ops::RangeInclusive<u32> = 1..=480;

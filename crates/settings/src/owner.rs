@@ -82,6 +82,8 @@ pub enum DesktopChange {
     Character(bool),
     CharacterHotkey(String),
     TalkHotkey(String),
+    /// `lock_after_minutes`; 0 turns the lock off.
+    LockAfter(u32),
 }
 
 /// A phone channel's section.
@@ -125,6 +127,7 @@ impl Change {
                     DesktopChange::Character(shown) => ("character", toml_edit::value(*shown)),
                     DesktopChange::CharacterHotkey(hotkey) => ("character_hotkey", toml_edit::value(hotkey.as_str())),
                     DesktopChange::TalkHotkey(hotkey) => ("talk_hotkey", toml_edit::value(hotkey.as_str())),
+                    DesktopChange::LockAfter(minutes) => ("lock_after_minutes", toml_edit::value(i64::from(*minutes))),
                 };
                 file::save_desktop(path, key, setting)
             }
@@ -173,6 +176,7 @@ impl Change {
                     DesktopChange::Character(shown) => desktop.character = shown,
                     DesktopChange::CharacterHotkey(hotkey) => desktop.character_hotkey = Some(hotkey),
                     DesktopChange::TalkHotkey(hotkey) => desktop.talk_hotkey = Some(hotkey),
+                    DesktopChange::LockAfter(minutes) => desktop.lock_after_minutes = minutes,
                 }
             }
             Change::UpdatesDaily(daily) => settings.updates.daily = daily,

@@ -791,6 +791,11 @@ critical: boolean, };
 export type LocalModelEvent = { "type": "model_download" } & DownloadState;
 
 /**
+ * The lock as Settings and the lock screen show it.
+ */
+export type LockView = { on: boolean, after_minutes: number, locked: boolean, min_chars: number, min_minutes: number, max_minutes: number, };
+
+/**
  * One thing a client did, or was refused.
  */
 export type Logged = { action: string, allowed: boolean, at: string, };

@@ -5,6 +5,7 @@ import { useStrings } from "../../i18n";
 import { BackupSealSettings } from "./BackupSealSettings";
 import { BringMemory } from "./BringMemory";
 import { HeldInBackups } from "./HeldInBackups";
+import { LockSettings } from "../lock/LockSettings";
 import { RetentionSettings } from "./RetentionSettings";
 
 type Note = { ok: boolean; text: string; path?: string };
@@ -140,6 +141,7 @@ export function DataSettings() {
       )}
       <HeldInBackups />
       <BackupSealSettings />
+      <LockSettings />
       <RetentionSettings />
       <h3>{t.importTitle}</h3>
       <p className="muted small">{t.importIntro}</p>

@@ -1,0 +1,27 @@
+"""The app lock in the real app: turned on in Settings → Your data, Lock now shows the
+lock screen and the core refuses the window's commands; a wrong passphrase is refused,
+the right one opens the window again."""
+from conftest import wait_until
+
+
+def test_the_app_lock_locks_the_window_and_only_its_passphrase_opens_it(desktop, tmp_path):
+    session = desktop.launch(tmp_path / "data")
+    try:
+        session.settings("data", 20)
+        session.script("document.querySelector('[data-testid=lock-settings]').scrollIntoView({block: 'center'})")
+        session.send_keys(session.wait_for("[data-testid=lock-new]", 10), "girasol amarillo")
+        session.click(session.find("[data-testid=lock-turn-on]"))
+        wait_until(lambda: "On: the window locks after 5 idle minutes" in " ".join(session.texts("[data-testid=lock-state]")), 10, "not on")
+        session.click(session.find("[data-testid=lock-now]"))
+        session.wait_for("[data-testid=lock-screen]", 10)
+        assert not session.find_all("[data-testid=nav-memory]"), "nothing behind the lock is shown"
+        desktop.screenshot("lock-screen")
+        session.send_keys(session.find("[data-testid=lock-passphrase]"), "margarita\ue007")
+        wait_until(lambda: session.find_all("[data-testid=lock-error]"), 10, "a wrong passphrase was not refused")
+        assert "not the lock's passphrase" in session.texts("[data-testid=lock-error]")[0]
+        session.send_keys(session.find("[data-testid=lock-passphrase]"), "girasol amarillo\ue007")
+        session.click(session.wait_for("[data-testid=nav-memory]", 20))
+        session.wait_for("[data-testid=facts-panel]", 10)
+        assert not session.find_all("[data-testid=lock-screen]")
+    finally:
+        desktop.close(session)
