@@ -1,7 +1,8 @@
 //! `recall` over 100,000 stored messages: latency by words alone (FTS5, bm25) and
 //! hybrid (words, meaning, fusion, packing), median and p95 over many queries, through
 //! the same path the tool uses; then a backup of that data (time and size), plain and
-//! sealed with a passphrase, and the time to forget it all for good. Prints figures;
+//! sealed with a passphrase, finding and forgetting what names a word ("forget
+//! everything about Ana"), and the time to forget it all for good. Prints figures;
 //! asserts nothing.
 //!
 //! Embedding 100,000 messages takes about half an hour here, and a scan does not care
@@ -101,6 +102,22 @@ async fn main() {
     let sealed = core.data().back_up(Some(&dir.path().join("b"))).await.unwrap();
     println!("the same backup sealed with a passphrase: {:.2} s, {:.1} MB", started.elapsed().as_secs_f64(), sealed.bytes as f64 / 1e6);
     core.data().seal_backups("").unwrap();
+
+    // "Forget everything about …": finding what names a word said in about one message
+    // in WORDS.len(), then forgetting the first of them with their exchanges.
+    let name = random_history::WORDS[7];
+    let started = Instant::now();
+    let about = core.data().about(name).await.unwrap();
+    println!(
+        "finding what names \"{name}\" among {messages} messages: {} listed (at most {}) in {:.2} s",
+        about.messages.len(),
+        sidecar_store::MENTIONS_LISTED,
+        started.elapsed().as_secs_f64()
+    );
+    let chosen = sidecar_data::ForgetChosen { facts: vec![], messages: about.messages.iter().take(100).map(|m| m.message_id).collect(), notes: vec![] };
+    let started = Instant::now();
+    let gone = core.forget_about(&chosen).await.unwrap();
+    println!("forgetting 100 of them with their exchanges ({} messages): {:.2} s", gone.messages, started.elapsed().as_secs_f64());
 
     // Forgetting all of it for good: the rows and their index entries overwritten, not
     // just unlinked (issue 74), and the WAL emptied.

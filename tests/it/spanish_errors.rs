@@ -97,6 +97,13 @@ fn refusals() -> Vec<CompanionError> {
         sidecar_data::DataError::Backup(sidecar_data::BackupError::Invalid { path: "/tmp/x".into(), why: sidecar_data::BadBackup::Sealed }).into(),
         sidecar_data::DataError::Backup(sidecar_data::BackupError::Invalid { path: "/tmp/x".into(), why: sidecar_data::BadBackup::WrongPassphrase }).into(),
         TurnError::IncognitoKeepsNothing.into(),
+        sidecar_data::DataError::Knowledge(sidecar_memory::KnowledgeError::Stale { line: 3, expected: "vivo en Madrid".into() }).into(),
+        CompanionError::Knowledge(sidecar_memory::KnowledgeError::ProposalGone),
+        sidecar_desktop_features::LockError::Locked.into(),
+        sidecar_desktop_features::LockError::Wrong.into(),
+        sidecar_desktop_features::LockError::Short(4).into(),
+        sidecar_desktop_features::LockError::Minutes { low: 1, high: 480 }.into(),
+        sidecar_desktop_features::LockError::Keep("sin entropía".into()).into(),
     ]
 }
 

@@ -36,6 +36,8 @@ pub enum KnowledgeError {
     ProfileStale { file: &'static str },
     #[error("{0}")]
     Invalid(String),
+    #[error("that proposal no longer applies: the memory changed since it was shown; look at the list again")]
+    ProposalGone,
 }
 
 /// A fact as the UI and CLI list it.
@@ -580,6 +582,7 @@ impl sidecar_domain::Worded for KnowledgeError {
             }
             KnowledgeError::ProfileStale { file } => format!("{file} cambió en el disco desde que se abrió; vuelve a cargarlo y repite el cambio"),
             KnowledgeError::Invalid(why) => why.clone(),
+            KnowledgeError::ProposalGone => "esa propuesta ya no vale: la memoria cambió desde que se mostró; mira la lista de nuevo".into(),
         }
     }
 }
