@@ -52,8 +52,7 @@ async fn a_conversation_deleted_for_good_leaves_no_word_in_any_file() {
 
 /// The reply quotes what it answers, as replies do; the neighbour is kept as a fact first.
 fn echoing(request: &serde_json::Value) -> sidecar_testkit::Reply {
-    let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
-    let answered = request["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+    let (said, answered) = crate::support::last_said(request);
     if said.contains("Zenobia") && !answered {
         let fact = r#"{"fact": "Su vecina Zenobia guarda su llave", "category": "Relationships"}"#;
         return stream(sidecar_testkit::tool_call_events(&[("f1", "remember_fact", fact)]));

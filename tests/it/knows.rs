@@ -9,8 +9,7 @@ use crate::support::{reply_events, stream, ScriptedServer};
 
 /// Saves what the user says of the neighbour as a fact; answers anything else.
 fn noting(request: &serde_json::Value) -> sidecar_testkit::Reply {
-    let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
-    let answered = request["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+    let (said, answered) = crate::support::last_said(request);
     if said.contains("Eulalia") && !answered {
         let fact = r#"{"fact": "Su vecina Eulalia riega sus plantas", "category": "Relationships"}"#;
         return stream(sidecar_testkit::tool_call_events(&[("f1", "remember_fact", fact)]));
@@ -65,8 +64,7 @@ async fn a_fact_names_the_message_it_was_learned_from_through_a_correction_until
 /// Answers by quoting what was said (so a checkpoint holds it); the sister is kept as a
 /// fact that does not name Ana.
 fn quoting(request: &serde_json::Value) -> sidecar_testkit::Reply {
-    let said = request["messages"].as_array().and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
-    let answered = request["messages"].as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool");
+    let (said, answered) = crate::support::last_said(request);
     if said.contains("Lyon") && !answered {
         let fact = r#"{"fact": "Tiene una cuñada que vive en Lyon", "category": "Relationships"}"#;
         return stream(sidecar_testkit::tool_call_events(&[("f1", "remember_fact", fact)]));

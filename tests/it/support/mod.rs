@@ -47,6 +47,14 @@ pub(crate) async fn open_on(dir: &std::path::Path, backend: &str) -> std::sync::
 
 pub(crate) use sidecar_testkit::{anthropic_frame, delta, finish, python, read_request, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
 
+/// A scripted model's view of a request: what the user said last (as JSON text), and
+/// whether the last message is a tool's answer (the model is being asked to go on).
+pub(crate) fn last_said(request: &serde_json::Value) -> (String, bool) {
+    let messages = request["messages"].as_array();
+    let said = messages.and_then(|m| m.iter().rev().find(|m| m["role"] == "user")).map(|m| m["content"].to_string()).unwrap_or_default();
+    (said, messages.and_then(|m| m.last()).is_some_and(|m| m["role"] == "tool"))
+}
+
 /// What a message said, without the per-turn block Sidecar adds to the newest user message
 /// of a request (the time, the plan, corrections).
 pub(crate) fn said(message: &serde_json::Value) -> String {

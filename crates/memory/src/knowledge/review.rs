@@ -34,6 +34,15 @@ pub enum Proposal {
 }
 
 impl Proposal {
+    /// `merge`, `repair` or `replaced`, as the window names them.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Proposal::Merge { .. } => "merge",
+            Proposal::Repair { .. } => "repair",
+            Proposal::Replaced { .. } => "replaced",
+        }
+    }
+
     pub fn key(&self) -> &str {
         match self {
             Proposal::Merge { key, .. } | Proposal::Repair { key, .. } | Proposal::Replaced { key, .. } => key,
@@ -133,7 +142,7 @@ impl KnowledgeStore {
         }
         // Answered either way: a merge or repair done is not found again; one kept stays kept.
         self.note_answer(key).await;
-        tracing::info!(kind = ?std::mem::discriminant(&proposal), apply, "a proposal of the tidy was answered");
+        tracing::info!(kind = proposal.kind(), apply, "a proposal of the tidy was answered");
         Ok(())
     }
 

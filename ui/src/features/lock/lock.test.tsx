@@ -6,6 +6,17 @@ import { openSettingsSection, renderApp } from "../../test/renderApp";
 import { I18nContext, strings } from "../../i18n";
 import { LockGate } from "./LockGate";
 
+/** Something private behind the lock, in one language. */
+function gate(lang: "en" | "es") {
+  render(
+    <I18nContext.Provider value={strings[lang]}>
+      <LockGate>
+        <p>private things</p>
+      </LockGate>
+    </I18nContext.Provider>,
+  );
+}
+
 const view = (on: boolean, locked: boolean) => ({ on, after_minutes: 5, locked, min_chars: 4, min_minutes: 1, max_minutes: 480 });
 
 describe("the app lock", () => {
@@ -18,13 +29,7 @@ describe("the app lock", () => {
     };
     const reload = vi.fn();
     Object.defineProperty(window, "location", { value: { ...window.location, reload }, writable: true });
-    render(
-      <I18nContext.Provider value={strings.en}>
-        <LockGate>
-          <p>private things</p>
-        </LockGate>
-      </I18nContext.Provider>,
-    );
+    gate("en");
     expect(await screen.findByTestId("lock-screen")).toHaveTextContent("Sidecar is locked");
     expect(screen.queryByText("private things")).not.toBeInTheDocument();
     const user = userEvent.setup();
@@ -39,13 +44,7 @@ describe("the app lock", () => {
     const core = new FakeCore();
     core.handlers.lock_view = () => view(true, false);
     core.handlers.lock_app = () => view(true, true);
-    render(
-      <I18nContext.Provider value={strings.en}>
-        <LockGate>
-          <p>private things</p>
-        </LockGate>
-      </I18nContext.Provider>,
-    );
+    gate("en");
     await screen.findByText("private things");
     fireEvent.keyDown(window, { key: "l", ctrlKey: true });
     expect(await screen.findByTestId("lock-screen")).toBeInTheDocument();
@@ -60,13 +59,7 @@ describe("the app lock", () => {
       locked = true;
       return view(true, true);
     };
-    render(
-      <I18nContext.Provider value={strings.es}>
-        <LockGate>
-          <p>private things</p>
-        </LockGate>
-      </I18nContext.Provider>,
-    );
+    gate("es");
     expect(await screen.findByText("private things")).toBeInTheDocument();
     await vi.advanceTimersByTimeAsync(4 * 60_000);
     expect(core.invoked("lock_app")).toHaveLength(0);

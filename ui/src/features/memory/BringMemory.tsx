@@ -2,7 +2,8 @@
 // or Claude's memory, review the facts it becomes (untick, change a category), save.
 // The core reads the text and says what it knows already; nothing is saved before Save.
 import { useState } from "react";
-import { api, CATEGORIES, toCommandError, type BroughtFact, type Category } from "../../api";
+import { api, toCommandError, type BroughtFact, type Category } from "../../api";
+import { CategorySelect } from "./CategorySelect";
 import { useStrings } from "../../i18n";
 
 export function BringMemory() {
@@ -66,13 +67,7 @@ export function BringMemory() {
                     {f.replaces && <span className="muted small"> · {t.bringReplaces(f.replaces)}</span>}
                   </span>
                 </label>
-                <select value={f.category} aria-label={t.categoryLabel} onChange={(e) => change(i, { category: e.target.value as Category })} data-testid="bring-category">
-                  {CATEGORIES.map((c) => (
-                    <option key={c} value={c}>
-                      {t.category(c)}
-                    </option>
-                  ))}
-                </select>
+                <CategorySelect value={f.category} onChange={(category) => change(i, { category })} testId="bring-category" />
               </li>
             ))}
           </ul>

@@ -1,7 +1,8 @@
 // One fact of the Memory page: its words, when it was learned and confirmed, where,
 // and what the user can do with it.
 import { useState } from "react";
-import { api, CATEGORIES, toCommandError, type Category, type ListedFact } from "../../api";
+import { api, toCommandError, type Category, type ListedFact } from "../../api";
+import { CategorySelect } from "./CategorySelect";
 import { useStrings } from "../../i18n";
 
 /** "2 Jan 2026" in the user's language, from the learnings file's YYYY-MM-DD. */
@@ -50,13 +51,7 @@ export function FactRow({
           }}
         >
           <input value={text} aria-label={t.factLabel} onChange={(e) => setText(e.target.value)} data-testid="fact-edit-text" autoFocus />
-          <select value={category} aria-label={t.categoryLabel} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-edit-category">
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {t.category(c)}
-              </option>
-            ))}
-          </select>
+          <CategorySelect value={category} onChange={setCategory} testId="fact-edit-category" />
           <button type="submit" className="small" data-testid="fact-save">
             {t.save}
           </button>

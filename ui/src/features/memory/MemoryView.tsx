@@ -10,6 +10,7 @@ import {
   type SaveOutcome,
 } from "../../api";
 import { shortDay } from "../../format";
+import { CategorySelect } from "./CategorySelect";
 import { useStrings, type Strings } from "../../i18n";
 import { CheckpointList } from "./CheckpointList";
 import { FactRow } from "./FactRow";
@@ -228,13 +229,7 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
           add();
         }}
       >
-        <select value={category} aria-label={t.categoryLabel} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-category">
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {t.category(c)}
-            </option>
-          ))}
-        </select>
+        <CategorySelect value={category} onChange={setCategory} testId="fact-category" />
         <input value={text} aria-label={t.newFactLabel} placeholder={t.memoryFactPlaceholder} onChange={(e) => setText(e.target.value)} data-testid="fact-text" />
         <button type="submit" disabled={!text.trim()} data-testid="add-fact">
           {t.memoryAdd}
