@@ -154,8 +154,12 @@ commands! {
         Ok(report)
     }
 
-    async fn remember_fact(core, text: String, category: sidecar_memory::Category) -> Result<sidecar_memory::SaveOutcome, CommandError> {
-        core.remember(&text, category).await.said(&core)
+    /// A fact typed in Memory, or a "Remember this?" kept (`from`: the message it was said in).
+    async fn remember_fact(core, text: String, category: sidecar_memory::Category, from: Option<i64>) -> Result<sidecar_memory::SaveOutcome, CommandError> {
+        match from {
+            Some(from) => core.remember_from(&text, category, from).await.said(&core),
+            None => core.remember(&text, category).await.said(&core),
+        }
     }
 
     /// The user confirmed that a newer fact replaces the one on `line`.

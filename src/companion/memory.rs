@@ -16,6 +16,12 @@ impl Companion {
         Ok(self.knowledge.save(text, category, self.clock.local_today()).await?)
     }
 
+    /// [`Companion::remember`] of a fact the user said in message `from` (a "Remember
+    /// this?" kept), noted as learned there.
+    pub async fn remember_from(&self, text: &str, category: Category, from: i64) -> Result<SaveOutcome, CompanionError> {
+        Ok(self.knowledge.save_from(text, category, self.clock.local_today(), from).await?)
+    }
+
     /// Recall itself, for a search in a chosen mode.
     pub fn recall_service(&self) -> &Arc<sidecar_memory::Recall> {
         &self.recall

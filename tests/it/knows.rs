@@ -149,3 +149,24 @@ async fn the_backups_made_before_a_deletion_are_named_and_removed_after_a_fresh_
     assert_eq!(crate::forget::files_with(restored.path(), "Girasol"), Vec::<String>::new());
     core.shutdown().await;
 }
+
+/// A fact Sidecar noticed and saved without asking, and a "Remember this?" kept, name the
+/// message they were said in too.
+#[tokio::test]
+async fn a_noticed_fact_saved_or_kept_names_the_message_it_was_said_in() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Anotado."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = crate::support::core().provider("p", &server.base_url).open_in(dir.path()).await;
+    core.noticing().set_saves_without_asking(true).unwrap();
+    core.send("Por cierto, soy alérgica a los frutos secos").await.unwrap();
+    let history = core.conversation().history(10).await.unwrap();
+    let said = history.iter().find(|m| m.content.contains("frutos secos")).unwrap();
+    let noticed = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("frutos secos")).expect("saved without asking");
+    let origins = core.knowledge().origins().await.unwrap();
+    assert!(origins.iter().any(|o| o.line == noticed.line && o.message_id == said.id), "{origins:?}");
+    // Kept from the chip, with the message it was said in.
+    core.remember_from("Su hermano Pablo vive en Quito", Category::Relationships, said.id).await.unwrap();
+    let kept = core.knowledge().facts().into_iter().find(|f| f.fact.text.contains("Quito")).unwrap();
+    assert!(core.knowledge().origins().await.unwrap().iter().any(|o| o.line == kept.line && o.message_id == said.id));
+    core.shutdown().await;
+}

@@ -146,7 +146,7 @@ export const api = {
   pinnedModel: () => invoke<string | null>("pinned_model"),
   pinModel: (id: string | null) => invoke<void>("pin_model", { id }),
   memoryReport: () => invoke<MemoryReport>("memory_report"),
-  rememberFact: (text: string, category: Category) => invoke<SaveOutcome>("remember_fact", { text, category }),
+  rememberFact: (text: string, category: Category, from?: number) => invoke<SaveOutcome>("remember_fact", { text, category, from }),
   editFact: (line: number, expected: string, text: string, category: Category) =>
     invoke<void>("edit_fact", { line, expected, text, category }),
   deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),

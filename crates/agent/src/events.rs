@@ -66,7 +66,9 @@ pub enum ChatEvent {
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
     /// After a reply: personal facts the user said that no saved fact covers. `saved`:
     /// they were saved already (the user chose so); otherwise they are offered.
-    FactsNoticed { conversation_id: i64, message_id: i64, suggestions: Vec<sidecar_memory::Suggestion>, saved: bool },
+    /// `message_id` is the reply (where they are shown), `said_id` the user's message
+    /// they were said in (where they are learned from, once kept).
+    FactsNoticed { conversation_id: i64, message_id: i64, said_id: i64, suggestions: Vec<sidecar_memory::Suggestion>, saved: bool },
 }
 
 /// Notices shown while a turn runs.

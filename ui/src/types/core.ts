@@ -225,7 +225,7 @@ tools: number,
 /**
  * Older turns are summarised (and searchable with recall).
  */
-summarized_turns: boolean, level: MeterLevel, } | { "type": "checkpoint_saved", conversation_id: number, checkpoint_id: number, trigger: string, } | { "type": "facts_noticed", conversation_id: number, message_id: number, suggestions: Array<Suggestion>, saved: boolean, };
+summarized_turns: boolean, level: MeterLevel, } | { "type": "checkpoint_saved", conversation_id: number, checkpoint_id: number, trigger: string, } | { "type": "facts_noticed", conversation_id: number, message_id: number, said_id: number, suggestions: Array<Suggestion>, saved: boolean, };
 
 /**
  * What an import of another assistant's export did.

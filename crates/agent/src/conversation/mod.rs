@@ -496,9 +496,9 @@ impl ConversationService {
             return;
         }
         let Ok(Some(said)) = self.with.store.conversations().message(said_id).await else { return };
-        let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today()).await;
+        let (suggestions, saved) = self.with.noticing.notice(&said.content, said_id, &self.with.knowledge, self.with.clock.local_today()).await;
         if !suggestions.is_empty() {
-            self.with.events.publish(ChatEvent::FactsNoticed { conversation_id, message_id: reply_id, suggestions, saved });
+            self.with.events.publish(ChatEvent::FactsNoticed { conversation_id, message_id: reply_id, said_id, suggestions, saved });
         }
     }
 

@@ -100,15 +100,16 @@ impl Noticing {
         self.owner.current().memory.auto_remember
     }
 
-    /// The facts `user_text` states that nothing covers: saved at once when the user
-    /// chose so (then `true`), else returned to offer.
-    pub async fn notice(&self, user_text: &str, knowledge: &super::store::KnowledgeStore, today: chrono::NaiveDate) -> (Vec<Suggestion>, bool) {
+    /// The facts `user_text` (message `said_id`) states that nothing covers: saved at
+    /// once, noted as learned there, when the user chose so (then `true`), else returned
+    /// to offer.
+    pub async fn notice(&self, user_text: &str, said_id: i64, knowledge: &super::store::KnowledgeStore, today: chrono::NaiveDate) -> (Vec<Suggestion>, bool) {
         let found = suggestions(user_text, &knowledge.facts());
         if found.is_empty() || !self.saves_without_asking() {
             return (found, false);
         }
         for s in &found {
-            if let Err(e) = knowledge.save(&s.text, s.category, today).await {
+            if let Err(e) = knowledge.save_from(&s.text, s.category, today, said_id).await {
                 tracing::warn!(error = %e, "a noticed fact could not be saved");
             }
         }

@@ -8,6 +8,8 @@ interface Offer {
   category: Category;
   /** Saved already (the user chose to save noticed facts without asking). */
   saved: boolean;
+  /** The user's message it was said in: kept, the fact is learned from it. */
+  from: number;
 }
 
 /** "Remember this?": facts the user just said that no saved fact covers, offered as
@@ -24,7 +26,7 @@ export function FactSuggestions() {
         ...current.filter((o) => !o.saved),
         ...event.suggestions
           .filter((s) => !current.some((o) => o.text === s.text))
-          .map((s) => ({ key: `${event.message_id}:${s.text}`, text: s.text, category: s.category, saved: event.saved })),
+          .map((s) => ({ key: `${event.message_id}:${s.text}`, text: s.text, category: s.category, saved: event.saved, from: event.said_id })),
       ]);
     });
     return () => {
@@ -36,7 +38,7 @@ export function FactSuggestions() {
   const drop = (key: string) => setOffers((current) => current.filter((o) => o.key !== key));
   const keep = (offer: Offer) =>
     api
-      .rememberFact(offer.text, offer.category)
+      .rememberFact(offer.text, offer.category, offer.from)
       .then(() => drop(offer.key))
       .catch((e) => setError(toCommandError(e).message));
 

@@ -291,6 +291,7 @@ describe("Remember this?", () => {
       type: "facts_noticed",
       conversation_id: 1,
       message_id: 9,
+      said_id: 8,
       saved: false,
       suggestions: [
         { text: "Soy alérgica a los frutos secos", category: "Health" },
@@ -300,7 +301,7 @@ describe("Remember this?", () => {
     const chips = await screen.findAllByTestId("fact-chip");
     expect(chips[0]).toHaveTextContent("Remember this? Soy alérgica a los frutos secos · Health");
     await user.click(within(chips[0]).getByTestId("fact-chip-keep"));
-    expect(core.invoked("remember_fact").at(-1)!.args).toEqual({ text: "Soy alérgica a los frutos secos", category: "Health" });
+    expect(core.invoked("remember_fact").at(-1)!.args).toEqual({ text: "Soy alérgica a los frutos secos", category: "Health", from: 8 });
     await waitFor(() => expect(screen.getAllByTestId("fact-chip")).toHaveLength(1));
     await user.click(screen.getByTestId("fact-chip-dismiss"));
     expect(screen.queryByTestId("fact-suggestions")).not.toBeInTheDocument();
@@ -312,7 +313,7 @@ describe("Remember this?", () => {
     core.handlers.set_auto_remember = (args) => (args as { on: boolean }).on;
     renderApp();
     const user = userEvent.setup();
-    await core.event({ type: "facts_noticed", conversation_id: 1, message_id: 9, saved: true, suggestions: [{ text: "Works as a nurse", category: "Work" }] });
+    await core.event({ type: "facts_noticed", conversation_id: 1, message_id: 9, said_id: 8, saved: true, suggestions: [{ text: "Works as a nurse", category: "Work" }] });
     expect(await screen.findByTestId("fact-chip")).toHaveTextContent("Remembered: Works as a nurse");
     expect(screen.queryByTestId("fact-chip-keep")).not.toBeInTheDocument();
     await openSettingsSection(user, "meaning");
