@@ -107,11 +107,7 @@ impl KnowledgeStore {
     /// proposal no longer in the review (the file changed) is refused as stale.
     pub async fn answer(&self, key: &str, apply: bool, today: NaiveDate) -> Result<(), KnowledgeError> {
         let review = self.review(today).await?;
-        let proposal = review
-            .proposals
-            .into_iter()
-            .find(|p| p.key() == key)
-            .ok_or(KnowledgeError::Invalid("that proposal no longer applies: the memory changed since it was shown; look at the list again".into()))?;
+        let proposal = review.proposals.into_iter().find(|p| p.key() == key).ok_or(KnowledgeError::ProposalGone)?;
         if apply {
             match &proposal {
                 Proposal::Merge { a, b, .. } => {
