@@ -157,14 +157,17 @@ def test_a_reminder_said_in_spanish_while_the_key_is_held_is_set(desktop, tmp_pa
         subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True)
         wait_until(lambda: session.texts("[data-testid=message-user]"), 60, "nothing was sent when the key was let go")
         said = session.texts("[data-testid=message-user]")[-1].lower()
-        assert "llamar a ana" in said and "mañana" in said, said
-        wait_until(lambda: any('te recordaré "llamar a Ana"' in t for t in session.texts("[data-testid=message-assistant] .content")),
+        # Whisper may run two words together under load ("llamara ana", seen once in CI):
+        # what was said is compared without its spaces.
+        joined = lambda text: text.lower().replace(" ", "")
+        assert "llamaraana" in joined(said) and "mañana" in said, said
+        wait_until(lambda: any('te recordaré "' in t and "llamaraana" in joined(t) for t in session.texts("[data-testid=message-assistant] .content")),
                    90, "the reminder was not confirmed")
         desktop.screenshot("voice-reminder-es")
         rows = sqlite3.connect(data / "sidecar.db").execute("SELECT message, due_at, state FROM reminders").fetchall()
         # The machine's zone is UTC here: tomorrow at 09:00.
         tomorrow = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)).date()
-        assert len(rows) == 1 and rows[0][0] == "llamar a Ana" and rows[0][2] == "pending", rows
+        assert len(rows) == 1 and joined(rows[0][0]) == "llamaraana" and rows[0][2] == "pending", rows
         assert rows[0][1].startswith(f"{tomorrow.isoformat()}T09:00:00"), rows
 
         # This chat's speaker: every reply here is said, a typed one too (replies are
