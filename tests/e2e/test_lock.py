@@ -5,14 +5,19 @@ from conftest import wait_until
 from test_agent import write_settings
 
 
+def open_lock_settings(session):
+    """Settings → Your data, scrolled to the app lock once it has loaded."""
+    session.settings("data", 20)
+    session.wait_for("[data-testid=lock-settings]", 10)
+    session.script("document.querySelector('[data-testid=lock-settings]').scrollIntoView({block: 'center'})")
+
+
 def test_the_app_lock_locks_the_window_and_only_its_passphrase_opens_it(desktop, tmp_path):
     # A settings file of its own: the lock's minutes must not reach the tests after it.
     config = write_settings(tmp_path / "settings.toml", [])
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
-        session.settings("data", 20)
-        session.wait_for("[data-testid=lock-settings]", 10)
-        session.script("document.querySelector('[data-testid=lock-settings]').scrollIntoView({block: 'center'})")
+        open_lock_settings(session)
         session.send_keys(session.wait_for("[data-testid=lock-new]", 10), "girasol amarillo")
         session.click(session.find("[data-testid=lock-turn-on]"))
         wait_until(lambda: "On: the window locks after 5 idle minutes" in " ".join(session.texts("[data-testid=lock-state]")), 10, "not on")
@@ -29,9 +34,7 @@ def test_the_app_lock_locks_the_window_and_only_its_passphrase_opens_it(desktop,
         assert not session.find_all("[data-testid=lock-screen]")
         assert "lock_after_minutes = 5" in config.read_text()
         # Off again, with its passphrase: the keychain keeps no hash for the tests after.
-        session.settings("data", 20)
-        session.wait_for("[data-testid=lock-settings]", 10)
-        session.script("document.querySelector('[data-testid=lock-settings]').scrollIntoView({block: 'center'})")
+        open_lock_settings(session)
         session.send_keys(session.wait_for("[data-testid=lock-current]", 10), "girasol amarillo")
         session.click(session.find("[data-testid=lock-turn-off]"))
         wait_until(lambda: "The app lock is off." in " ".join(session.texts("[data-testid=lock-state]")), 10, "not off")
