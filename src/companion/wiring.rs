@@ -47,8 +47,7 @@ async fn ground(options: &CompanionOptions) -> Result<Ground, CompanionError> {
     // The settings' one owner: every change below is written and held through it.
     let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
     // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
-    let seal = sidecar_data::backup_seal(&options.secrets);
-    let (store, _) = sidecar_data::open_store(&options.data_dir, options.config_path.as_deref(), clock.now(), seal).await?;
+    let (store, _) = sidecar_data::open_store(&options.data_dir, options.config_path.as_deref(), clock.now(), &options.secrets).await?;
     let store = store.with_clock(clock.clone());
     store.corrections().purge_expired_corrections(clock.now()).await?;
     let warnings = options.settings.warnings.iter().cloned().chain(zone_warning).collect();

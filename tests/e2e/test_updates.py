@@ -73,6 +73,7 @@ def stand_in_installer(bin_dir: Path, root: Path, asked: Path):
     script = bin_dir / "pkexec"
     script.write_text(f"""#!/bin/sh
 PATH=/usr/bin:/bin
+exec 2>> '{asked}.err'
 echo "$@" >> '{asked}.log'
 [ "$1" = dpkg ] && [ "$2" = -i ] || exit 1
 cp "$3" '{asked}' && /usr/bin/dpkg-deb -x "$3" '{root}' && /usr/bin/dpkg-deb -f "$3" Version > '{root}/installed-version'
@@ -125,7 +126,8 @@ def test_about_installs_a_signed_update_after_asking_and_refuses_a_strangers(rel
 
         look_and_install()
         session.wait_for("[data-testid=update-installed], [data-testid=update-failed]", 180)
-        assert not session.find_all("[data-testid=update-failed]"), session.texts("[data-testid=update-failed]")
+        err = Path(f"{asked}.err")
+        assert not session.find_all("[data-testid=update-failed]"), (session.texts("[data-testid=update-failed]"), err.read_text() if err.exists() else "")
         assert session.texts("[data-testid=update-installed]")[0].startswith(f"Sidecar {NEWER} is installed.")
         desktop.screenshot("about-update-installed")
     assert Path(f"{asked}.log").read_text().split()[:2] == ["dpkg", "-i"]

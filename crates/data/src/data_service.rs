@@ -137,6 +137,22 @@ impl DataService {
         Ok(self.backup_seal())
     }
 
+    /// Whether the database is encrypted at rest, and what the next start changes.
+    pub fn database_encryption(&self) -> crate::DatabaseEncryption {
+        crate::encryption::state(&self.data_dir, &self.secrets, self.lang)
+    }
+
+    /// Encrypts the database from the next start on, its key in the keychain; refused
+    /// when no keychain keeps keys across restarts.
+    pub fn encrypt_database(&self) -> Result<crate::DatabaseEncryption, DataError> {
+        crate::encryption::turn_on(&self.data_dir, &self.secrets, self.lang)
+    }
+
+    /// Makes the database plain again at the next start.
+    pub fn decrypt_database(&self) -> Result<crate::DatabaseEncryption, DataError> {
+        crate::encryption::turn_off(&self.data_dir, &self.secrets, self.lang)
+    }
+
     pub fn backups(&self) -> &Backups {
         &self.backups
     }

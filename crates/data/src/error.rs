@@ -22,6 +22,9 @@ pub enum DataError {
     ShortPassphrase(usize),
     #[error(transparent)]
     Knowledge(#[from] sidecar_memory::KnowledgeError),
+    /// The database key would be kept for this session only and lost at the next restart.
+    #[error("no system keychain can keep the database's key ({0}), and a key lost at the next restart would lose everything. Unlock your desktop's keychain (GNOME Keyring, KWallet), then try again")]
+    NoKeychain(String),
 }
 
 impl sidecar_domain::Worded for DataError {
@@ -34,6 +37,9 @@ impl sidecar_domain::Worded for DataError {
             DataError::NoConversation(id) => format!("no hay ninguna conversación {id} que exportar"),
             DataError::ShortPassphrase(n) => format!("una frase de contraseña necesita al menos {n} caracteres; lo mejor es una frase que recuerdes"),
             DataError::Knowledge(e) => e.spanish(),
+            DataError::NoKeychain(why) => format!(
+                "ningún llavero del sistema puede guardar la clave de la base de datos ({why}), y una clave perdida al reiniciar lo perdería todo. Desbloquea el llavero de tu escritorio (GNOME Keyring, KWallet) y vuelve a intentarlo"
+            ),
         }
     }
 }

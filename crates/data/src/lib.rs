@@ -11,6 +11,7 @@
 mod backup;
 mod chat_exports;
 mod data_service;
+mod encryption;
 mod error;
 mod export;
 mod forget_about;
@@ -25,6 +26,7 @@ pub use backup::restore::{restore as restore_backup, Restored, SettingsOutcome, 
 pub use backup::upgrade::{open_store, OpenError};
 pub use backup::{is_sealed, BackupError, BackupInfo, BadBackup, Passphrase};
 pub use chat_exports::read as read_chat_export;
+pub use encryption::{DatabaseEncryption, EncryptionChange};
 pub use data_service::{backup_seal, BackupSeal, ChatImport, DataError, DataPlaces, DataService, HeldInBackups, JsonlImport, TidyReport, PASSPHRASE_MIN_CHARS};
 pub use export::ExportFormat;
 pub use forget_about::{AboutSomeone, ChosenFact, ForgetChosen, ForgottenAbout};

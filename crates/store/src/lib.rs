@@ -16,6 +16,7 @@ mod archives;
 mod chat_list;
 mod corrections;
 mod data_version;
+mod encryption;
 mod exchanges;
 mod export;
 mod item_key;
@@ -30,6 +31,7 @@ mod variants;
 pub use archives::ImportedTurn;
 pub use chat_list::{forget_unkept_in, ChatSummary};
 pub use data_version::DataVersion;
+pub use encryption::{convert, file_state, Converted, DatabaseKey, FileState};
 pub use exchanges::Forgotten;
 pub use export::ExportedConversation;
 pub use item_key::{ItemKind, Key};
@@ -37,10 +39,9 @@ pub use mentions::{MessageMention, NoteMention, MENTIONS_LISTED};
 pub use schema_check::{check_usable, Unusable};
 
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
 pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, PlanOutcome, Role, COLUMNS as MESSAGE_COLUMNS};
@@ -65,6 +66,12 @@ pub enum StoreError {
         "the database {path} was written by a newer Sidecar (its version {found}; this Sidecar knows up to {known}). Sidecar did not change it: update Sidecar, or open another data folder"
     )]
     Newer { path: String, found: i64, known: i64 },
+    #[error("the database {path} is encrypted and its key is not in this computer's keychain. Log in to your desktop so the keychain is unlocked, then start Sidecar again; or restore a backup")]
+    NoKey { path: String },
+    #[error("the database {path} is encrypted with another key than the one in this computer's keychain. Sidecar did not change it: restore a backup, or move the file aside to start with an empty one")]
+    WrongKey { path: String },
+    #[error("the database {path} could not be converted ({detail}). It is unchanged")]
+    Convert { path: String, detail: String },
     #[error("cannot update the database schema: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
@@ -99,18 +106,30 @@ pub struct Store {
     pool: SqlitePool,
     /// Stamps every row it writes.
     clock: sidecar_domain::Clock,
+    /// Opened with a key: the file is encrypted.
+    keyed: bool,
 }
 
 /// Runs SQLite's `quick_check` on an existing file through a read-only connection, so a
 /// damaged database is refused before anything (migrations, the WAL switch) writes to it.
-pub async fn check_integrity(path: &Path) -> Result<(), StoreError> {
+pub async fn check_integrity(path: &Path, key: Option<&DatabaseKey>) -> Result<(), StoreError> {
     let shown = path.display().to_string();
     // Another program (or a connection of this one still closing) may hold the WAL for a
     // moment; without a wait that reads as "database is locked", a false "damaged".
-    let options = SqliteConnectOptions::from_str("sqlite://").expect("static URL").filename(path).read_only(true).busy_timeout(Duration::from_secs(5));
+    let options = encryption::options(path, key).read_only(true).busy_timeout(Duration::from_secs(5));
     let damaged = |detail: String| StoreError::Damaged { path: shown.clone(), detail };
     let mut connection = sqlx::ConnectOptions::connect(&options).await.map_err(|e| damaged(first_line(&e.to_string())))?;
     let verdict: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as("PRAGMA quick_check(3)").fetch_all(&mut connection).await;
+    // An encrypted file read without its key (or with another) is not a damaged one.
+    if let Err(error) = &verdict {
+        if file_state(path).ok() == Some(FileState::Encrypted) && error.to_string().contains("not a database") {
+            let _ = sqlx::Connection::close(connection).await;
+            return Err(match key {
+                None => StoreError::NoKey { path: shown },
+                Some(_) => StoreError::WrongKey { path: shown },
+            });
+        }
+    }
     let _ = sqlx::Connection::close(connection).await;
     match verdict {
         Ok(rows) if rows.len() == 1 && rows[0].0 == "ok" => Ok(()),
@@ -145,8 +164,14 @@ impl Store {
     /// Opens (creating if needed) `sidecar.db` in `data_dir` and migrates it; a
     /// database from a newer Sidecar is refused unchanged.
     pub async fn open(data_dir: &Path) -> Result<Self, StoreError> {
+        Self::open_keyed(data_dir, None).await
+    }
+
+    /// [`Store::open`] for a database encrypted with `key` (or made encrypted with it,
+    /// when new); `None` is a plain one.
+    pub async fn open_keyed(data_dir: &Path, key: Option<&DatabaseKey>) -> Result<Self, StoreError> {
         let _opening = OpeningLock::take(data_dir).await?;
-        let (store, _) = Self::open_unmigrated(data_dir).await?;
+        let (store, _) = Self::open_unmigrated(data_dir, key).await?;
         store.migrate().await?;
         Ok(store)
     }
@@ -154,15 +179,13 @@ impl Store {
     /// Opens `sidecar.db` without migrating it, and says where its schema stands, so a
     /// caller can back it up before an upgrade. A database from a newer Sidecar is
     /// refused here, before anything writes to it.
-    pub async fn open_unmigrated(data_dir: &Path) -> Result<(Self, SchemaState), StoreError> {
+    pub async fn open_unmigrated(data_dir: &Path, key: Option<&DatabaseKey>) -> Result<(Self, SchemaState), StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir { path: data_dir.display().to_string(), source })?;
         let path = data_dir.join(DB_FILE);
         if path.exists() {
-            check_integrity(&path).await?;
+            check_integrity(&path, key).await?;
         }
-        let options = SqliteConnectOptions::from_str("sqlite://")
-            .expect("static URL")
-            .filename(&path)
+        let options = encryption::options(&path, key)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             // NORMAL is durable across app crashes in WAL mode; only a power loss can
@@ -177,7 +200,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Self { pool, clock: sidecar_domain::system_clock() };
+        let store = Self { pool, clock: sidecar_domain::system_clock(), keyed: key.is_some() };
         let state = store.schema_state().await?;
         if let Some(found) = state.unknown {
             store.pool.close().await;
@@ -306,6 +329,18 @@ impl Store {
         Ok(sqlx::query_scalar("SELECT MAX(at) FROM forgettings").fetch_one(&self.pool).await?)
     }
 
+    /// A consistent copy of the whole database written to `path` (a file not there yet),
+    /// plain even when this one is encrypted: a backup is opened on another computer,
+    /// and sealed with its own passphrase (`sidecar-data`).
+    pub async fn plain_copy(&self, path: &Path) -> Result<(), StoreError> {
+        let target = path.to_string_lossy().to_string();
+        if !self.keyed {
+            sqlx::query("VACUUM INTO ?").bind(target).execute(&self.pool).await?;
+            return Ok(());
+        }
+        encryption::export_plain(&self.pool, &target).await
+    }
+
     /// Closes the pool, checkpointing the WAL.
     pub async fn close(&self) {
         // sqlx's close can return while one connection is still closing (sqlx#3217),
@@ -335,6 +370,13 @@ impl sidecar_domain::Worded for StoreError {
             StoreError::Newer { path, found, known } => format!(
                 "la base de datos {path} la escribió un Sidecar más nuevo (su versión {found}; este Sidecar conoce hasta la {known}). Sidecar no la cambió: actualiza Sidecar o abre otra carpeta de datos"
             ),
+            StoreError::NoKey { path } => format!(
+                "la base de datos {path} está cifrada y su clave no está en el llavero de este ordenador. Inicia sesión en tu escritorio para que el llavero se desbloquee y vuelve a abrir Sidecar; o restaura una copia"
+            ),
+            StoreError::WrongKey { path } => format!(
+                "la base de datos {path} está cifrada con otra clave que la del llavero de este ordenador. Sidecar no la cambió: restaura una copia, o aparta el archivo para empezar con una vacía"
+            ),
+            StoreError::Convert { path, detail } => format!("la base de datos {path} no se pudo convertir ({detail}). No ha cambiado"),
             StoreError::Migrate(e) => format!("no se puede actualizar el esquema de la base de datos: {e}"),
             StoreError::Query(e) => format!("error de la base de datos: {e}"),
         }

@@ -100,11 +100,7 @@ impl Backups {
         let staging =
             tempfile::Builder::new().prefix(".sidecar-backup-").tempdir_in(&parent).map_err(|source| BackupError::Write { path: path.clone(), source })?;
         let snapshot = staging.path().join("sidecar.db");
-        sqlx::query("VACUUM INTO ?")
-            .bind(snapshot.to_string_lossy().to_string())
-            .execute(self.store.pool())
-            .await
-            .map_err(|e| BackupError::Snapshot(e.to_string()))?;
+        self.store.plain_copy(&snapshot).await.map_err(|e| BackupError::Snapshot(e.to_string()))?;
         // An incognito chat open now is not the user's history: the copy never holds it.
         sidecar_store::forget_unkept_in(&snapshot).await.map_err(|e| BackupError::Snapshot(e.to_string()))?;
         let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];

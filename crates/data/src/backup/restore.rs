@@ -61,7 +61,7 @@ pub async fn restore(
     };
     let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
     let manifest = archive::unpack(file, staging.path(), seal).map_err(invalid)?;
-    sidecar_store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(BadBackup::DamagedDatabase(e)))?;
+    sidecar_store::check_integrity(&staging.path().join("sidecar.db"), None).await.map_err(|e| invalid(BadBackup::DamagedDatabase(e)))?;
     sidecar_store::check_usable(staging.path()).await.map_err(|e| invalid(e.into()))?;
     let config = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
     let settings = match config {

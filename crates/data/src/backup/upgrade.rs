@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::{BackupError, Backups, Passphrase, BACKUP_DIR, EXTENSION};
+use super::{BackupError, Backups, BACKUP_DIR, EXTENSION};
+use sidecar_domain::Secrets;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 
@@ -22,15 +23,13 @@ pub enum OpenError {
 }
 
 /// The store, migrated, and the backup written before an upgrade (if there was one),
-/// sealed with `seal` as every other backup is.
-pub async fn open_store(
-    data_dir: &Path,
-    config_path: Option<&Path>,
-    now: DateTime<Utc>,
-    seal: Option<Passphrase>,
-) -> Result<(Store, Option<PathBuf>), OpenError> {
+/// sealed as every other backup is. The database is first encrypted or decrypted as the
+/// user asked, with the key `secrets` keeps (`crate::encryption`).
+pub async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>, secrets: &Secrets) -> Result<(Store, Option<PathBuf>), OpenError> {
     let _opening = sidecar_store::OpeningLock::take(data_dir).await?;
-    let (store, state) = Store::open_unmigrated(data_dir).await?;
+    let key = crate::encryption::prepare(data_dir, secrets).await?;
+    let seal = crate::backup_seal(secrets);
+    let (store, state) = Store::open_unmigrated(data_dir, key.as_ref()).await?;
     let backup = if state.upgrades() {
         let path = data_dir.join(BACKUP_DIR).join(format!("before-upgrade-{}.{EXTENSION}", now.format("%Y-%m-%d-%H%M%S")));
         let written = Backups::new(store.clone(), data_dir.to_path_buf(), config_path.map(Path::to_path_buf), seal).write(&path, now).await?;
