@@ -18,6 +18,7 @@ mod connections;
 mod context_replay;
 mod devices;
 mod embedding_gemma;
+mod encrypted_data;
 mod facts_meaning;
 mod faults;
 mod forget;

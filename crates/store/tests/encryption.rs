@@ -113,8 +113,9 @@ async fn a_conversion_with_the_wrong_key_changes_nothing() {
 }
 
 /// The child of [`a_conversion_killed_at_any_moment_loses_nothing`]: converts the folder
-/// it is given and is killed by its parent somewhere along the way. Alone it does nothing.
+/// it is given and is killed by its parent somewhere along the way; only it runs this.
 #[tokio::test]
+#[ignore = "the child of a_conversion_killed_at_any_moment_loses_nothing"]
 async fn child_converting() {
     let (Some(dir), Some(key)) = (std::env::var_os("SIDECAR_CONVERT_DIR"), std::env::var("SIDECAR_CONVERT_KEY").ok()) else { return };
     let key = DatabaseKey::from_hex(&key).unwrap();
@@ -136,7 +137,7 @@ async fn a_conversion_killed_at_any_moment_loses_nothing() {
     for round in 0..8u64 {
         std::fs::copy(&original, dir.path().join(DB_FILE)).unwrap();
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["child_converting", "--exact", "--nocapture"])
+            .args(["child_converting", "--exact", "--ignored", "--nocapture"])
             .env("SIDECAR_CONVERT_DIR", dir.path())
             .env("SIDECAR_CONVERT_KEY", key.to_hex())
             .spawn()

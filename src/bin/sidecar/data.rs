@@ -11,6 +11,39 @@ pub(crate) enum ExportChoice {
     Json,
 }
 
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(crate) enum Turn {
+    On,
+    Off,
+}
+
+pub(crate) fn encryption(companion: &Companion, turn: Option<Turn>, json: bool) -> anyhow::Result<i32> {
+    use sidecar_data::EncryptionChange;
+    let data = companion.data();
+    let state = match turn {
+        None => data.database_encryption(),
+        Some(Turn::On) => data.encrypt_database()?,
+        Some(Turn::Off) => data.decrypt_database()?,
+    };
+    if json {
+        println!("{}", serde_json::to_string(&state)?);
+        return Ok(0);
+    }
+    println!(
+        "{}",
+        match (state.encrypted, state.pending) {
+            (true, Some(EncryptionChange::Decrypt)) => "The database is encrypted; the next start makes it plain again.",
+            (true, _) => "The database is encrypted; its key is in this computer's keychain.",
+            (false, Some(EncryptionChange::Encrypt)) => "The database is plain; the next start encrypts it (its key is in this computer's keychain).",
+            (false, _) => "The database is plain. `sidecar encryption on` encrypts it at the next start.",
+        }
+    );
+    if let Some(why) = state.failed {
+        println!("The last start could not convert it: {why}");
+    }
+    Ok(0)
+}
+
 pub(crate) async fn backup(companion: &Companion, dest: Option<&Path>, json: bool) -> anyhow::Result<i32> {
     let info = companion.data().back_up(dest).await?;
     if json {

@@ -200,6 +200,14 @@ enum Command {
         json: bool,
         dest: Option<PathBuf>,
     },
+    /// Whether the database is encrypted at rest; `on` encrypts it at the next start (its
+    /// key in the system keychain), `off` makes it plain again at the next start.
+    Encryption {
+        #[arg(long)]
+        json: bool,
+        #[arg(value_enum)]
+        turn: Option<data::Turn>,
+    },
     /// Restores a backup after checking every checksum; the data it replaces is kept
     /// in the data directory's before-restore-… folder. Quit the app first. An
     /// encrypted backup is opened with SIDECAR_BACKUP_PASSPHRASE, else with the
@@ -328,6 +336,7 @@ async fn run(cli: Cli, redactor: sidecar_domain::Redactor) -> anyhow::Result<i32
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,
         Command::Backup { json, dest } => data::backup(&companion, dest.as_deref(), json).await?,
+        Command::Encryption { json, turn } => data::encryption(&companion, turn, json)?,
         Command::Export { format, output, checkpoints } => data::export(&companion, format, checkpoints, output.as_deref()).await?,
         Command::Restore { .. } => unreachable!("answered before the data is opened"),
         Command::Remind { json, words } => remind(&companion, &words, json).await?,
