@@ -177,6 +177,18 @@ commands! {
         core.data().forget_in_backups().await.map_err(CompanionError::from).said(&core)
     }
 
+    /// Whether the database is encrypted at rest, and what the next start changes.
+    async fn database_encryption(core) -> Result<sidecar_data::DatabaseEncryption, CommandError> {
+        Ok(core.data().database_encryption())
+    }
+
+    /// Encrypts the database at the next start (its key in the keychain), or makes it
+    /// plain again.
+    async fn set_database_encryption(core, on: bool) -> Result<sidecar_data::DatabaseEncryption, CommandError> {
+        let data = core.data();
+        if on { data.encrypt_database() } else { data.decrypt_database() }.map_err(CompanionError::from).said(&core)
+    }
+
     /// What names someone, listed before anything is forgotten.
     async fn about_someone(core, name: String) -> Result<sidecar_data::AboutSomeone, CommandError> {
         core.data().about(&name).await.map_err(CompanionError::from).said(&core)

@@ -5,7 +5,7 @@ import { cancelRecording, finishRecording, startRecording } from "./features/voi
 import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import { ended } from "./format";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, ForgottenExchange, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
-import type { AboutSomeone, BackupInfo, BroughtFact, BroughtSaved, KeptFact, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, ForgetChosen, ForgottenAbout, HeldInBackups, LockView, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Review, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
+import type { AboutSomeone, BackupInfo, BroughtFact, BroughtSaved, KeptFact, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, DatabaseEncryption, EmbeddingsBackend, ForgetChosen, ForgottenAbout, HeldInBackups, LockView, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Review, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
 import type { TidyReport } from "./features/memory/retention.strings";
@@ -159,6 +159,8 @@ export const api = {
   previewBrought: (text: string) => invoke<BroughtFact[]>("preview_brought", { text }),
   bringFacts: (kept: KeptFact[]) => invoke<BroughtSaved>("bring_facts", { kept }),
   heldInBackups: () => invoke<HeldInBackups>("held_in_backups"),
+  databaseEncryption: () => invoke<DatabaseEncryption>("database_encryption"),
+  setDatabaseEncryption: (on: boolean) => invoke<DatabaseEncryption>("set_database_encryption", { on }),
   forgetInBackups: () => invoke<number>("forget_in_backups"),
   lockView: () => invoke<LockView>("lock_view"),
   lockApp: () => invoke<LockView>("lock_app"),

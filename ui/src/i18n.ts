@@ -11,6 +11,7 @@ import { characterEn, characterEs } from "./features/character/character.strings
 import { budgetEn, budgetEs } from "./features/usage/budget.strings";
 import { memoryEn, memoryEs } from "./features/memory/memory.strings";
 import { lockEn, lockEs } from "./features/lock/lock.strings";
+import { encryptionEn, encryptionEs } from "./features/memory/encryption.strings";
 import { searchEn, searchEs } from "./features/tools/search.strings";
 import { toolsEn, toolsEs } from "./features/tools/tools.strings";
 import { connectionsEn, connectionsEs } from "./features/connections/connections.strings";
@@ -24,10 +25,10 @@ import { caldavEn, caldavEs } from "./features/calendar/caldav.strings";
 import { mailEn, mailEs } from "./features/mail/mail.strings";
 import { voiceEn, voiceEs } from "./features/voice/voice.strings";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...devicesEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn, ...mailEn, ...lockEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...devicesEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn, ...mailEn, ...lockEn, ...encryptionEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...devicesEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs, ...mailEs, ...lockEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...devicesEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs, ...mailEs, ...lockEs, ...encryptionEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -148,6 +148,8 @@ export class FakeCore {
             return [5, 15, 60];
           case "lock_view":
             return { on: false, after_minutes: 0, locked: false, min_chars: 4, min_minutes: 1, max_minutes: 480 };
+          case "database_encryption":
+            return { encrypted: false, pending: null, failed: null };
           case "memory_review":
             return { proposals: [], repaired: [], alone: false };
           case "pinned_model":

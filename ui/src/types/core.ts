@@ -385,6 +385,19 @@ summarized_turns: boolean, level: MeterLevel, };
 export type CoreEvent = { "type": "user_typing" } | ModelEvent | ReminderEvent | UpdateEvent | BudgetEvent | ConnectionEvent | McpEvent | PermissionEvent | LocalModelEvent | ChannelEvent | MemoryEvent | ProactiveEvent | ChatEvent | VoiceEvent | TaskEvent;
 
 /**
+ * Where the database stands, as Settings → Your data shows it.
+ */
+export type DatabaseEncryption = { encrypted: boolean, 
+/**
+ * What the next start does.
+ */
+pending: EncryptionChange | null, 
+/**
+ * Why the last start could not convert it (the database was left as it was).
+ */
+failed: string | null, };
+
+/**
  * Why a date could not be read. The kind is stable (tests, the tools); the text is
  * for people.
  */
@@ -449,6 +462,8 @@ message: string | null, };
  * Which embedder recall by meaning uses.
  */
 export type EmbeddingsBackend = "auto" | "local" | "gemma" | "openai" | "off";
+
+export type EncryptionChange = "encrypt" | "decrypt";
 
 /**
  * What Settings shows: whether it runs, and where.

@@ -5,6 +5,7 @@ import { useStrings } from "../../i18n";
 import { BackupSealSettings } from "./BackupSealSettings";
 import { BringMemory } from "./BringMemory";
 import { HeldInBackups } from "./HeldInBackups";
+import { DatabaseEncryption } from "./DatabaseEncryption";
 import { LockSettings } from "../lock/LockSettings";
 import { RetentionSettings } from "./RetentionSettings";
 
@@ -141,6 +142,7 @@ export function DataSettings() {
       )}
       <HeldInBackups />
       <BackupSealSettings />
+      <DatabaseEncryption />
       <LockSettings />
       <RetentionSettings />
       <h3>{t.importTitle}</h3>

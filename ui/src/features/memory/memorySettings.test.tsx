@@ -170,6 +170,36 @@ describe("Settings → Your data", () => {
     expect(core.invoked("forget_in_backups")).toHaveLength(1);
   });
 
+  it("encrypts the database at the next start, says a keychain refusal, and restarts when asked", async () => {
+    const core = new FakeCore();
+    let state = { encrypted: false, pending: null as string | null, failed: null as string | null };
+    let refuse = true;
+    core.handlers.database_encryption = () => state;
+    core.handlers.set_database_encryption = (args) => {
+      if (refuse) {
+        refuse = false;
+        throw { kind: "data", message: "No system keychain can keep the database's key. Unlock your desktop's keychain, then try again." };
+      }
+      state = { ...state, pending: (args as { on: boolean }).on ? "encrypt" : null };
+      return state;
+    };
+    core.handlers.restart_app = () => null;
+    const user = await openSettings("en", "data");
+    const section = await screen.findByTestId("database-encryption");
+    expect(within(section).getByTestId("encryption-state")).toHaveTextContent("The database is not encrypted.");
+    expect(section).toHaveTextContent("The Markdown memory files (what Sidecar knows about you) stay plain");
+    await user.click(within(section).getByTestId("encryption-toggle"));
+    expect(await within(section).findByTestId("encryption-note")).toHaveTextContent("Unlock your desktop's keychain");
+    await user.click(within(section).getByTestId("encryption-toggle"));
+    await waitFor(() => expect(within(section).getByTestId("encryption-state")).toHaveTextContent("Sidecar encrypts the database when it starts next."));
+    expect(section).toHaveTextContent("If this computer's keychain is lost");
+    await user.click(within(section).getByTestId("encryption-restart"));
+    expect(core.invoked("restart_app")).toHaveLength(1);
+    await user.click(within(section).getByTestId("encryption-cancel"));
+    expect(core.invoked("set_database_encryption").at(-1)!.args).toEqual({ on: false });
+    await waitFor(() => expect(within(section).getByTestId("encryption-toggle")).toHaveTextContent("Encrypt it"));
+  });
+
   it("brings another assistant's memory: reads it, shows what is known, saves what stays ticked", async () => {
     const core = new FakeCore();
     core.handlers.preview_brought = () => [
