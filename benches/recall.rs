@@ -13,7 +13,9 @@
 //! Run: `cargo bench --bench recall` (after `make`, which builds the runtime folder);
 //! `RECALL_MESSAGES=N` stores N messages instead (the build `make run` makes, the dev
 //! profile, measures 20,000 in minutes: `cargo bench --profile dev --bench recall`);
-//! `RECALL_MAILS=N` adds N mails from people who matter, which recall searches too.
+//! `RECALL_MAILS=N` adds N mails from people who matter, which recall searches too;
+//! `RECALL_ENCRYPTED=1` keeps the database encrypted at rest (issue 74), as Settings →
+//! Your data → Encrypt it does.
 
 #[path = "support/random_history.rs"]
 mod random_history;
@@ -35,7 +37,15 @@ async fn main() {
     settings.local_model.runtime = Some(runtime::runtime());
     // multilingual-e5-small, as before "automatic" (which depends on the machine).
     settings.memory.embeddings.backend = sidecar_settings::EmbeddingsBackend::Local;
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let options = CompanionOptions::new(dir.path().to_path_buf(), settings);
+    let encrypted = std::env::var_os("RECALL_ENCRYPTED").is_some();
+    if encrypted {
+        // The key where the data crate looks for it (this session's secrets, as no keychain
+        // runs here): the new database is encrypted from its first page.
+        options.secrets.store(&sidecar_data::database_key_account(dir.path()), &sidecar_store::DatabaseKey::generate().to_hex());
+    }
+    let core = Companion::open(options).await.unwrap();
+    println!("the database is {}", if encrypted { "encrypted (SQLCipher, a raw 256-bit key)" } else { "plain" });
     let mut rng = fastrand::Rng::with_seed(7);
     let messages: usize = std::env::var("RECALL_MESSAGES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_MESSAGES);
 

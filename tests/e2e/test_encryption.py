@@ -54,8 +54,13 @@ def test_encrypting_the_database_converts_todays_chat_at_the_next_start_and_back
         for path in data.iterdir():
             if path.is_file() and path.name.startswith("sidecar.db"):
                 assert SECRET.encode() not in path.read_bytes(), f"{path.name} shows what was said"
-        with pytest.raises(sqlite3.DatabaseError):
-            sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute("SELECT count(*) FROM messages").fetchone()
+        reader = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            with pytest.raises(sqlite3.DatabaseError):
+                reader.execute("SELECT count(*) FROM messages").fetchone()
+        finally:
+            # Left open, it would be "another Sidecar" holding the file at the next start.
+            reader.close()
         session.click(session.find("[data-testid=encryption-toggle]"))
         wait_until(lambda: "Sidecar makes the database plain again when it starts next." in state(session), 10, state(session))
     finally:

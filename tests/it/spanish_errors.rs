@@ -104,6 +104,11 @@ fn refusals() -> Vec<CompanionError> {
         sidecar_desktop_features::LockError::Short(4).into(),
         sidecar_desktop_features::LockError::Minutes { low: 1, high: 480 }.into(),
         sidecar_desktop_features::LockError::Keep("sin entropía".into()).into(),
+        sidecar_data::DataError::NoKeychain("sin servicio de secretos".into()).into(),
+        sidecar_data::DataError::Store(sidecar_store::StoreError::NoKey { path: "/datos/sidecar.db".into() }).into(),
+        sidecar_data::DataError::Store(sidecar_store::StoreError::WrongKey { path: "/datos/sidecar.db".into() }).into(),
+        sidecar_data::DataError::Store(sidecar_store::StoreError::InUse { path: "/datos/sidecar.db".into() }).into(),
+        sidecar_data::DataError::Store(sidecar_store::StoreError::Convert { path: "/datos/sidecar.db".into(), detail: "disco lleno".into() }).into(),
     ]
 }
 

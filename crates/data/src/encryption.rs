@@ -39,9 +39,9 @@ pub enum EncryptionChange {
     Decrypt,
 }
 
-/// The keychain entry of `data_dir`'s key: one per data folder, so a second folder (a
-/// test's, another profile's) never reads another's.
-fn account(data_dir: &Path) -> String {
+/// The keychain entry of `data_dir`'s database key: one per data folder, so a second
+/// folder (a test's, another profile's) never reads another's.
+pub fn account(data_dir: &Path) -> String {
     let dir = std::path::absolute(data_dir).unwrap_or_else(|_| data_dir.to_path_buf());
     format!("database-key:{}", dir.display())
 }

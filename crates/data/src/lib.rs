@@ -27,7 +27,7 @@ pub use backup::upgrade::{open_store, OpenError};
 pub use backup::{is_sealed, BackupError, BackupInfo, BadBackup, Passphrase};
 pub use chat_exports::read as read_chat_export;
 pub use data_service::{backup_seal, BackupSeal, ChatImport, DataError, DataPlaces, DataService, HeldInBackups, JsonlImport, TidyReport, PASSPHRASE_MIN_CHARS};
-pub use encryption::{DatabaseEncryption, EncryptionChange};
+pub use encryption::{account as database_key_account, DatabaseEncryption, EncryptionChange};
 pub use export::ExportFormat;
 pub use forget_about::{AboutSomeone, ChosenFact, ForgetChosen, ForgottenAbout};
 pub use history_import::read as read_history_export;

@@ -119,8 +119,17 @@ pub async fn convert(data_dir: &Path, from: Option<&DatabaseKey>, to: Option<&Da
     remove_with_journal(&converting).map_err(|e| failed(format!("a conversion left before could not be removed: {e}")))?;
 
     let mut source = connect(&path, from).await?;
-    // Everything the WAL holds goes into the file first, so the file alone is the data.
+    // Everything the WAL holds goes into the file first, so the file alone is the data;
+    // leaving WAL mode succeeds only when no other connection has the file open (the
+    // app, the daemon, a `sidecar chat`): one that had would go on writing to the old
+    // file after the rename.
     sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&mut source).await?;
+    let mode: Result<String, _> = sqlx::query_scalar("PRAGMA journal_mode = DELETE").fetch_one(&mut source).await;
+    if !matches!(mode.as_deref(), Ok("delete")) {
+        tracing::info!(?mode, "the database stays in WAL mode: another connection has it open");
+        let _ = source.close().await;
+        return Err(StoreError::InUse { path: shown.clone() });
+    }
     let before = counts(&mut source).await?;
     let user_version: i64 = sqlx::query_scalar("PRAGMA user_version").fetch_one(&mut source).await?;
     // ATTACH opens with the main file's flags, which do not create: the file is made here.
@@ -131,7 +140,11 @@ pub async fn convert(data_dir: &Path, from: Option<&DatabaseKey>, to: Option<&Da
         .execute(&mut source)
         .await?;
     let exported = async {
-        sqlx::query("SELECT sqlcipher_export('converted')").execute(&mut source).await?;
+        // No other program writes while the rows are copied and counted.
+        sqlx::query("BEGIN IMMEDIATE").execute(&mut source).await?;
+        let done = sqlx::query("SELECT sqlcipher_export('converted')").execute(&mut source).await;
+        sqlx::query(if done.is_ok() { "COMMIT" } else { "ROLLBACK" }).execute(&mut source).await?;
+        done?;
         sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA converted.user_version = {user_version}"))).execute(&mut source).await?;
         Ok::<_, sqlx::Error>(())
     }

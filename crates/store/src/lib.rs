@@ -70,6 +70,8 @@ pub enum StoreError {
     NoKey { path: String },
     #[error("the database {path} is encrypted with another key than the one in this computer's keychain. Sidecar did not change it: restore a backup, or move the file aside to start with an empty one")]
     WrongKey { path: String },
+    #[error("the database {path} is open in another Sidecar (the app, the daemon or a `sidecar chat`), so it was not converted now. Quit the others; the next start converts it")]
+    InUse { path: String },
     #[error("the database {path} could not be converted ({detail}). It is unchanged")]
     Convert { path: String, detail: String },
     #[error("cannot update the database schema: {0}")]
@@ -375,6 +377,9 @@ impl sidecar_domain::Worded for StoreError {
             ),
             StoreError::WrongKey { path } => format!(
                 "la base de datos {path} está cifrada con otra clave que la del llavero de este ordenador. Sidecar no la cambió: restaura una copia, o aparta el archivo para empezar con una vacía"
+            ),
+            StoreError::InUse { path } => format!(
+                "la base de datos {path} está abierta en otro Sidecar (la app, el servicio o un `sidecar chat`), así que no se convirtió ahora. Cierra los demás; la próxima vez que se abra se convertirá"
             ),
             StoreError::Convert { path, detail } => format!("la base de datos {path} no se pudo convertir ({detail}). No ha cambiado"),
             StoreError::Migrate(e) => format!("no se puede actualizar el esquema de la base de datos: {e}"),

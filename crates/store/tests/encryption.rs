@@ -181,3 +181,53 @@ async fn a_copy_made_into_a_file_from_an_encrypted_database_is_plain_and_whole()
     let sqlite3 = Command::new("sqlite3").arg(&copy).arg("SELECT count(*) FROM messages").output().unwrap();
     assert_eq!(String::from_utf8_lossy(&sqlite3.stdout).trim(), "20", "{}", String::from_utf8_lossy(&sqlite3.stderr));
 }
+
+#[tokio::test]
+async fn a_database_open_elsewhere_is_not_converted() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = Store::open(dir.path()).await.unwrap();
+    fill(&running, 5).await;
+    let error = convert(dir.path(), None, Some(&DatabaseKey::generate())).await.unwrap_err();
+    assert!(matches!(error, StoreError::InUse { .. }), "{error}");
+    assert!(error.to_string().contains("Quit the others; the next start converts it"), "{error}");
+    // The one that had it open goes on as before.
+    fill(&running, 1).await;
+    assert_eq!(messages_with(&running, SECRET).await, 6);
+    running.close().await;
+    assert_eq!(file_state(&dir.path().join(DB_FILE)).unwrap(), FileState::Plain);
+}
+
+/// The child of [`a_database_left_open_by_a_killed_app_still_converts`]: writes, then
+/// waits to be killed with the database open.
+#[tokio::test]
+#[ignore = "the child of a_database_left_open_by_a_killed_app_still_converts"]
+async fn child_writing() {
+    let (Some(dir), Some(key)) = (std::env::var_os("SIDECAR_WRITE_DIR"), std::env::var("SIDECAR_WRITE_KEY").ok()) else { return };
+    let key = DatabaseKey::from_hex(&key).unwrap();
+    let store = Store::open_keyed(Path::new(&dir), Some(&key)).await.unwrap();
+    fill(&store, 40).await;
+    println!("written");
+    tokio::time::sleep(Duration::from_secs(60)).await;
+}
+
+#[tokio::test]
+async fn a_database_left_open_by_a_killed_app_still_converts() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let key = DatabaseKey::generate();
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["child_writing", "--exact", "--ignored", "--nocapture"])
+        .env("SIDECAR_WRITE_DIR", dir.path())
+        .env("SIDECAR_WRITE_KEY", key.to_hex())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert!(lines.any(|l| l.unwrap().contains("written")));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    convert(dir.path(), Some(&key), None).await.unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    assert_eq!(messages_with(&store, SECRET).await, 40, "what the killed app wrote is kept");
+    store.close().await;
+}
