@@ -229,11 +229,18 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
         assert!(in_learnings || in_prompt || recalled, "{word} is lost");
         assert!(recalled, "{word} is not found by recall");
     }
-    // Facts in a good digest were flushed to learnings; in a failed one, Bug 12's log kept them.
+    // Facts in a good digest were flushed to learnings, each naming the message it was
+    // learned in ("Where I learned it"); in a failed one, Bug 12's log kept them.
+    let facts = core.knowledge().facts();
+    let origins = core.knowledge().origins().await.unwrap();
     for (valid, words) in &log.outcomes {
         for word in words {
             if *valid {
                 assert!(learned.iter().any(|f| f.contains(word.as_str())), "{word} was not flushed to learnings");
+                let fact = facts.iter().find(|f| f.fact.text.contains(word.as_str())).unwrap();
+                let from: Vec<i64> = origins.iter().filter(|o| o.line == fact.line).map(|o| o.message_id).collect();
+                let said = core.store().recall_index().messages(&from).await.unwrap();
+                assert!(!said.is_empty() && said.iter().all(|m| m.text.contains(word.as_str())), "{word}'s fact names no message saying it: {said:?}");
             } else {
                 assert!(truncated_log.contains(word.as_str()), "{word} left unsaved without a Bug 12 log entry");
             }

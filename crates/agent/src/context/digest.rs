@@ -138,6 +138,23 @@ fn cut(text: &str, chars: usize) -> String {
 
 /// A digest made without a model: the summary gains one line per leaving exchange,
 /// and the checkpoint records the last request and the fact-like phrases.
+/// Which of the user's messages `said` (id, text) a fact the digest found was learned
+/// from, for "Where I learned it": the one sharing most of the fact's words, at least two
+/// and half of them. A fact put in other words (another language, the third person) has
+/// none: no origin is better than a wrong one.
+pub(crate) fn learned_in<'a>(fact: &str, said: impl IntoIterator<Item = (i64, &'a str)>) -> Option<i64> {
+    use std::collections::HashSet;
+    let wanted: HashSet<String> = sidecar_domain::word_overlap::words(fact).into_iter().filter(|w| w.chars().count() > 2).collect();
+    said.into_iter()
+        .map(|(id, text)| {
+            let have: HashSet<String> = sidecar_domain::word_overlap::words(text).into_iter().collect();
+            (wanted.intersection(&have).count(), id)
+        })
+        .filter(|(shared, _)| *shared >= 2 && shared * 2 >= wanted.len())
+        .max()
+        .map(|(_, id)| id)
+}
+
 pub(crate) fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> Digest {
     let mut summary = previous_summary.trim().to_string();
     for message in turns.iter().filter(|m| !m.content.trim().is_empty()) {
@@ -185,6 +202,16 @@ fn keep_recent_lines(text: &str, budget: usize, count: &dyn Fn(&str) -> usize) -
 mod tests {
     use super::*;
     use sidecar_llm::tokens::count;
+
+    #[test]
+    fn a_flushed_fact_is_traced_to_the_message_that_says_it_and_no_other() {
+        let said = [(4, "Plan my week please"), (6, "Soy diabético tipo 2, by the way"), (9, "y mi hermana Ana vive en Lyon")];
+        assert_eq!(learned_in("Es diabético tipo 2", said), Some(6));
+        assert_eq!(learned_in("Su hermana Ana vive en Lyon", said), Some(9));
+        // Said in other words: no origin rather than a wrong one.
+        assert_eq!(learned_in("Has type 2 diabetes", said), None);
+        assert_eq!(learned_in("Likes jazz", said), None);
+    }
 
     #[test]
     fn parses_json_inside_fences_and_chatter() {

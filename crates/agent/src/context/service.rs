@@ -235,7 +235,7 @@ impl ContextService {
                 digest::fallback(previous_text, &turns, summary_budget(limits), &count)
             }
         };
-        self.flush_facts(&digest).await;
+        self.flush_facts(&digest, evicted).await;
         self.log_unsaved_facts(conversation_id, evicted);
         let checkpoint = self.save_checkpoint(conversation_id, "auto", digest.checkpoint.clone(), chain, evicted).await?;
         let text = sidecar_domain::truncate_middle(&digest.summary, summary_budget(limits), &count);
@@ -269,12 +269,18 @@ impl ContextService {
         digest::parse(&text)
     }
 
-    /// The memory flush: facts the digest found are saved before their turns leave.
-    async fn flush_facts(&self, digest: &Digest) {
+    /// The memory flush: facts the digest found are saved before their turns leave, each
+    /// with the user's message it came from when one says it.
+    async fn flush_facts(&self, digest: &Digest, evicted: &[Message]) {
         let today = self.clock.local_today();
+        let said = || evicted.iter().filter(|m| m.role == sidecar_llm::Role::User).map(|m| (m.id, m.content.as_str()));
         for fact in digest.facts.iter().take(MAX_FLUSHED_FACTS) {
             let category = Category::parse(&fact.category).unwrap_or(Category::General);
-            match self.knowledge.save(&fact.fact, category, today).await {
+            let saved = match digest::learned_in(&fact.fact, said()) {
+                Some(from) => self.knowledge.save_from(&fact.fact, category, today, from).await,
+                None => self.knowledge.save(&fact.fact, category, today).await,
+            };
+            match saved {
                 Ok(outcome) => tracing::info!(?outcome, "memory flush saved a fact"),
                 Err(error) => tracing::warn!(%error, "memory flush could not save a fact"),
             }
