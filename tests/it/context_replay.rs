@@ -105,6 +105,9 @@ struct DigestLog {
     calls: usize,
     /// (answered with valid JSON, fact words in the leaving turns)
     outcomes: Vec<(bool, Vec<String>)>,
+    /// Fact words a valid digest found in the turns leaving with it (not in the previous
+    /// summary, whose messages left before): their facts name those messages.
+    leaving_now: Vec<String>,
 }
 
 fn scripted_model(log: Arc<Mutex<DigestLog>>) -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
@@ -123,6 +126,8 @@ fn scripted_model(log: Arc<Mutex<DigestLog>>) -> impl Fn(&Value) -> Reply + Send
             if !valid {
                 return stream(reply_events(&["I would rather not summarise this."]));
             }
+            let turns = leaving.split("LEAVING TURNS:").nth(1).unwrap_or_default();
+            log.leaving_now.extend(fact.captures_iter(turns).map(|c| c[1].to_string()));
             let facts: Vec<Value> = fact
                 .captures_iter(leaving)
                 .map(|c| serde_json::json!({"fact": format!("Has a sister, {}, who lives in {}", &c[1], &c[2]), "category": "Relationships"}))
@@ -229,24 +234,34 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
         assert!(in_learnings || in_prompt || recalled, "{word} is lost");
         assert!(recalled, "{word} is not found by recall");
     }
-    // Facts in a good digest were flushed to learnings, each naming the message it was
-    // learned in ("Where I learned it"); in a failed one, Bug 12's log kept them.
-    let facts = core.knowledge().facts();
-    let origins = core.knowledge().origins().await.unwrap();
+    // Facts in a good digest were flushed to learnings; in a failed one, Bug 12's log kept them.
     for (valid, words) in &log.outcomes {
         for word in words {
             if *valid {
                 assert!(learned.iter().any(|f| f.contains(word.as_str())), "{word} was not flushed to learnings");
-                let fact = facts.iter().find(|f| f.fact.text.contains(word.as_str())).unwrap();
-                let from: Vec<i64> = origins.iter().filter(|o| o.line == fact.line).map(|o| o.message_id).collect();
-                let said = core.store().recall_index().messages(&from).await.unwrap();
-                assert!(!said.is_empty() && said.iter().all(|m| m.text.contains(word.as_str())), "{word}'s fact names no message saying it: {said:?}");
             } else {
                 assert!(truncated_log.contains(word.as_str()), "{word} left unsaved without a Bug 12 log entry");
             }
         }
     }
     assert!(log.outcomes.iter().any(|(valid, w)| !valid && !w.is_empty()), "the replay should exercise a failed digest with a fact");
+    // A fact flushed with the turns it was said in names that message ("Where I learned
+    // it"); one carried in an earlier summary names none rather than a wrong one.
+    let facts = core.knowledge().facts();
+    let origins = core.knowledge().origins().await.unwrap();
+    assert!(log.leaving_now.len() >= 10, "{:?}", log.leaving_now);
+    for word in &log.leaving_now {
+        let fact = facts.iter().find(|f| f.fact.text.contains(word.as_str())).unwrap();
+        let from: Vec<i64> = origins.iter().filter(|o| o.line == fact.line).map(|o| o.message_id).collect();
+        let said = core.store().recall_index().messages(&from).await.unwrap();
+        assert!(!said.is_empty() && said.iter().all(|m| m.text.contains(word.as_str())), "{word}'s fact names no message saying it: {said:?}");
+    }
+    for origin in &origins {
+        let fact = facts.iter().find(|f| f.line == origin.line).unwrap();
+        let said = core.store().recall_index().messages(&[origin.message_id]).await.unwrap();
+        let word = fact.fact.text.split(", ").nth(1).unwrap();
+        assert!(said[0].text.contains(word), "{} names a message that does not say it: {}", fact.fact.text, said[0].text);
+    }
 
     let mean = sizes.iter().sum::<usize>() as f64 / sizes.len() as f64;
     let mut sorted = sizes.clone();
