@@ -143,3 +143,20 @@ fn a_model_without_tools_gets_no_correction() {
     let effects = turn.handle(text("I'll remind you at 9.", FinishReason::Stop));
     assert!(matches!(&effects[..], [Effect::Finish(TurnEnd::Complete { text, .. })] if text == "I'll remind you at 9."), "{effects:?}");
 }
+
+/// Agent mode 2.3: a reply that claims two actions after running the tool of one is
+/// corrected for the other ("Listo: cancelé el recordatorio y agendé la reunión").
+#[test]
+fn the_second_claim_of_a_sentence_is_corrected_when_only_the_first_ran() {
+    let (mut turn, _) = Turn::start(prompt(), TurnLimits::default());
+    turn.handle(TurnEvent::ModelReplied(Completion {
+        tool_calls: vec![ToolCall { id: "c".into(), name: "cancel_reminder".into(), arguments: "{\"id\": 3}".into() }],
+        finish_reason: Some(FinishReason::ToolUse),
+        ..Default::default()
+    }));
+    turn.handle(TurnEvent::ToolsFinished(vec![ok("c")]));
+    let effects = turn.handle(text("Listo: cancelé el recordatorio y agendé la reunión con Ana.", FinishReason::Stop));
+    assert_eq!(effects[0], Effect::Note(TurnNote::CorrectiveRetry { check: "claimed_calendar_event_without_tool" }));
+    let Some(Effect::CallModel { messages, .. }) = effects.last() else { panic!("{effects:?}") };
+    assert!(messages.last().unwrap().content.contains("you called no calendar tool"), "{:?}", messages.last());
+}
