@@ -169,6 +169,7 @@ impl Scheduler {
                 continue;
             }
             self.reminders.begin_showing(reminder.id).await?;
+            span.in_scope(|| tracing::info!(attempt = reminder.shown_attempts + 1, "reminder attempting delivery"));
             match self.deliver.deliver(&reminder, late, repeated).instrument(span.clone()).await {
                 Ok(()) => {
                     // The window a crash can repeat a notification in: shown, not yet recorded.

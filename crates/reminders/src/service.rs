@@ -177,7 +177,10 @@ impl ReminderService {
             // Words the dates read keep their reading ("the 3rd before 9" is a date).
             (_, Ok(reading)) => reading,
             (Some(words), Err(_)) => return self.set_before_event(message.trim(), &words, asked_in).await,
-            (None, Err(e)) => return Err(e.into()),
+            (None, Err(e)) => {
+                unread(when_text, &e);
+                return Err(e.into());
+            }
         };
         self.store_reading(message.trim(), &reading, asked_in).await
     }
@@ -289,7 +292,7 @@ impl ReminderService {
         if let Some(set) = self.set_before_event_in(sentence, None).await {
             return set;
         }
-        let split = self.split(sentence)?;
+        let split = self.split(sentence).inspect_err(|e| unread(sentence, e))?;
         if split.what.is_empty() {
             return Err(EmptyMessage.into());
         }
@@ -580,4 +583,12 @@ impl ReminderService {
             Err(error) => super::SentencePreview { what: String::new(), when_text: String::new(), when: self.previewed(Err(error)) },
         }
     }
+}
+
+/// A date the reader could not read, when a reminder was to be set with it (not a
+/// preview as the user types): said in the log for whoever improves the reader. Only the
+/// words said as the time, cut short.
+fn unread(words: &str, error: &dates::DateError) {
+    let words: String = words.chars().take(80).collect();
+    tracing::info!(%words, %error, "a date the reader could not read");
 }

@@ -472,7 +472,18 @@ impl ConversationService {
             let result = self.run_turn(conversation_id, asked, cancel, note).await;
             match &result {
                 Ok(outcome) => {
-                    tracing::info!(status = outcome.status.as_str(), "turn finished");
+                    // The turn's phases: from the message arriving to the prompt going out
+                    // (the context built), then the driving (model calls and tools).
+                    let ms = |d: std::time::Duration| d.as_millis() as u64;
+                    let t = &outcome.timings;
+                    tracing::info!(
+                        status = outcome.status.as_str(),
+                        driving_ms = ms(t.total),
+                        to_first_request_ms = ms(t.to_first_request),
+                        model_ms = ms(t.model),
+                        tools_ms = ms(t.tools),
+                        "turn finished"
+                    );
                     self.notice_facts(conversation_id, asked.message_id, outcome.message_id).await;
                 }
                 Err(error) => {

@@ -33,8 +33,8 @@ use super::words::{differing, overlap, significant};
 
 pub const MAX_WEIGHT: u8 = 10;
 pub(crate) const MAX_SAVES_PER_TURN: u8 = 3;
-const OVERLAP: f64 = 0.70;
-const HEALTH_OVERLAP: f64 = 0.80;
+pub(crate) const OVERLAP: f64 = 0.70;
+pub(crate) const HEALTH_OVERLAP: f64 = 0.80;
 
 /// What saving a fact did, as the model and the UI are told.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
@@ -106,7 +106,7 @@ pub fn same_fact(existing: &str, category: Category, new: &str, new_category: Ca
 }
 
 /// One line, no separators that would break the format, no control characters.
-fn clean(text: &str) -> String {
+pub(crate) fn clean(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c == '|' {
@@ -340,6 +340,8 @@ pub struct PromptFacts {
     pub shown: usize,
     /// Facts left out for the budget (never Health or important ones).
     pub hidden: usize,
+    /// Their lines in learnings.md, for the log (Bug 7: which facts the context cut).
+    pub hidden_lines: Vec<usize>,
 }
 
 /// Picks facts for the prompt within `budget` tokens (as counted by `tokens`): every
@@ -347,26 +349,27 @@ pub struct PromptFacts {
 pub fn for_prompt(doc: &Learnings, today: NaiveDate, budget: usize, tokens: impl Fn(&str) -> usize) -> PromptFacts {
     let mut chosen: Vec<(Category, &Fact)> = Vec::new();
     let mut used = 0;
-    let mut others: Vec<(Category, &Fact)> = Vec::new();
-    for (_, category, fact) in doc.facts().filter(|(_, _, f)| f.superseded.is_none()) {
+    let mut others: Vec<(usize, Category, &Fact)> = Vec::new();
+    for (line, category, fact) in doc.facts().filter(|(_, _, f)| f.superseded.is_none()) {
         if protected(category, fact) {
             used += tokens(&fact.text) + 3;
             chosen.push((category, fact));
         } else {
-            others.push((category, fact));
+            others.push((line, category, fact));
         }
     }
-    others.sort_by(|a, b| score(b.1, today).partial_cmp(&score(a.1, today)).unwrap_or(std::cmp::Ordering::Equal));
-    let mut hidden = 0;
-    for (category, fact) in others {
+    others.sort_by(|a, b| score(b.2, today).partial_cmp(&score(a.2, today)).unwrap_or(std::cmp::Ordering::Equal));
+    let mut hidden_lines = Vec::new();
+    for (line, category, fact) in others {
         let cost = tokens(&fact.text) + 3;
         if used + cost <= budget {
             used += cost;
             chosen.push((category, fact));
         } else {
-            hidden += 1;
+            hidden_lines.push(line);
         }
     }
+    let hidden = hidden_lines.len();
     let mut text = String::new();
     for category in Category::ALL {
         let mut facts: Vec<&Fact> = chosen.iter().filter(|(c, _)| *c == category).map(|(_, f)| *f).collect();
@@ -382,7 +385,7 @@ pub fn for_prompt(doc: &Learnings, today: NaiveDate, budget: usize, tokens: impl
     if hidden > 0 {
         text.push_str(&format!("({hidden} more facts are saved but not shown here.)\n"));
     }
-    PromptFacts { text, shown: chosen.len(), hidden }
+    PromptFacts { text, shown: chosen.len(), hidden, hidden_lines }
 }
 
 /// The knowledge section of the system prompt: the user's profile and facts, wrapped

@@ -5,6 +5,7 @@
 pub(crate) mod brought;
 pub(crate) mod events;
 pub(crate) mod facts;
+pub(crate) mod kept_apart;
 pub(crate) mod learnings;
 pub(crate) mod meaning;
 pub(crate) mod profile_form;

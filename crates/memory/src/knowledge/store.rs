@@ -283,6 +283,11 @@ impl KnowledgeStore {
     pub(crate) fn save_near(&self, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Result<SaveOutcome, KnowledgeError> {
         self.rewrite(|doc| {
             let outcome = facts::remember_near(doc, text, category, today, nearness);
+            if matches!(outcome, SaveOutcome::New { .. }) {
+                if let Some(kept) = super::kept_apart::why(doc, text, category, nearness) {
+                    super::kept_apart::log(&kept);
+                }
+            }
             let written = !matches!(outcome, SaveOutcome::Rejected { .. });
             (outcome, written)
         })
@@ -522,6 +527,11 @@ impl KnowledgeStore {
             let doc = self.learnings.lock().expect("learnings lock");
             facts::for_prompt(&doc, today, fact_budget, tokens)
         };
+        if chosen.hidden > 0 {
+            // As an editor numbers learnings.md's lines (from 1).
+            let lines: Vec<usize> = chosen.hidden_lines.iter().map(|line| line + 1).collect();
+            tracing::info!(shown = chosen.shown, hidden = chosen.hidden, learnings_lines = ?lines, budget = fact_budget, "the prompt left facts out for its budget (Bug 7)");
+        }
         let block = facts::knowledge_block(&user, &chosen);
         (soul, block, chosen)
     }
