@@ -201,7 +201,7 @@ fn tools(ground: &Ground, options: &CompanionOptions, memory: &Memory, models: &
     registry.register(sidecar_memory::RememberFact::new(memory.knowledge.clone(), clock.clone()));
     registry.register(sidecar_memory::RecallTool(memory.recall.clone()));
     registry.register(sidecar_agent::UpdatePlan(features.plans.clone()));
-    let chooser = Arc::new(sidecar_agent::ToolChooser::new(Some(memory.meaning.clone())));
+    let chooser = Arc::new(sidecar_agent::ToolChooser::new(Some(memory.meaning.clone()), ground.store.clone()));
     registry.register(sidecar_agent::FindTools(chooser.clone()));
     sidecar_reminders::register(&mut registry, features.reminders.clone());
     // The model proposes a task; its grants are checked against the tools there are then.

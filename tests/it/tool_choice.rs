@@ -48,6 +48,8 @@ async fn each_turn_carries_sidecars_tools_and_only_the_others_it_is_about() {
         stream(reply_events(&["I can echo from your next message."])),
         stream(reply_events(&["Echoing."])),
         stream(reply_events(&["Your notes."])),
+        stream(reply_events(&["Still here."])),
+        stream(reply_events(&["A new chat."])),
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
@@ -72,6 +74,21 @@ async fn each_turn_carries_sidecars_tools_and_only_the_others_it_is_about() {
     core.send("Read my notes about the trip").await.unwrap();
     let notes = offered(&server.last_request());
     assert!(notes.contains(&"read_note".to_string()) && notes.contains(&"create_note".to_string()), "{notes:?}");
+    assert!(notes.contains(&"mcp__fixture__echo".to_string()), "what find_tools found stays with the conversation: {notes:?}");
+    core.mcp().stop_all();
+    core.shutdown().await;
+    drop(core);
+
+    // Sidecar started again: the conversation's tools come back with it (issue 75, item 5)…
+    let core = open(dir.path(), &server.base_url).await;
+    core.send("Thanks").await.unwrap();
+    let again = offered(&server.last_request());
+    assert!(again.contains(&"mcp__fixture__echo".to_string()), "{again:?}");
+    // … and stay with it: a new chat starts with Sidecar's own.
+    core.context().new_conversation().await.unwrap();
+    core.send("Thanks").await.unwrap();
+    let fresh = offered(&server.last_request());
+    assert!(!fresh.iter().any(|n| n.starts_with("mcp__") || n.ends_with("_note")), "{fresh:?}");
     core.mcp().stop_all();
 }
 

@@ -1,7 +1,9 @@
 //! Chooses, at the start of each turn, the tools it carries (see `selection`), ranking
 //! MCP tools by meaning with the embedder recall already uses, and offers `find_tools`
 //! for the ones left out. The set stays fixed for the turn: what `find_tools` finds
-//! comes with the next message.
+//! comes with the next message. The tools a conversation used and the ones found for it
+//! stay with it (`conversation_tools`), after a restart too: a chat about a spreadsheet
+//! keeps its spreadsheet tools when its latest message does not name them.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -13,6 +15,7 @@ use serde_json::Value;
 use sidecar_memory::MeaningIndex;
 use sidecar_memory::TextKind;
 use sidecar_store::Message;
+use sidecar_store::Store;
 use sidecar_tools::parse_arguments;
 use sidecar_tools::schema_of;
 use sidecar_tools::Candidate;
@@ -24,13 +27,18 @@ use sidecar_tools::{choose_tools, faded, tool_text, word_overlap, TOTAL_BUDGET_T
 
 /// How many tools `find_tools` returns.
 const FOUND: usize = 5;
+/// How many of a conversation's tools stay with it, the latest used or found first.
+const STICKY: u32 = 8;
 
 pub struct ToolChooser {
     meaning: Option<Arc<MeaningIndex>>,
+    /// Where each conversation's tools are kept.
+    store: Store,
     /// Each extra tool's vector, by its name and description.
     vectors: Mutex<HashMap<String, Vec<f32>>>,
-    /// What `find_tools` found: carried by the next turn.
-    requested: Mutex<BTreeSet<String>>,
+    /// The conversation of the turn being chosen for (one turn runs at a time): what
+    /// `find_tools` finds is kept with it.
+    current: Mutex<Option<i64>>,
     /// Every tool there was at the last choice, for `find_tools`.
     everything: Mutex<ToolRegistry>,
 }
@@ -58,24 +66,27 @@ fn server_of(tool: &dyn Tool) -> String {
 }
 
 impl ToolChooser {
-    pub fn new(meaning: Option<Arc<MeaningIndex>>) -> Self {
-        Self { meaning, vectors: Mutex::default(), requested: Mutex::default(), everything: Mutex::default() }
+    pub fn new(meaning: Option<Arc<MeaningIndex>>, store: Store) -> Self {
+        Self { meaning, store, vectors: Mutex::default(), current: Mutex::default(), everything: Mutex::default() }
     }
 
-    /// The tools a turn carries, given every tool and the conversation's recent messages.
-    pub(crate) async fn choose(&self, all: &ToolRegistry, recent: &[Message]) -> ToolRegistry {
+    /// The tools a turn of `conversation_id` carries, given every tool and the
+    /// conversation's recent messages.
+    pub(crate) async fn choose(&self, all: &ToolRegistry, conversation_id: i64, recent: &[Message]) -> ToolRegistry {
         *self.everything.lock().expect("everything lock") = all.clone();
+        *self.current.lock().expect("current lock") = Some(conversation_id);
+        // The tools the last reply used join the conversation's own.
+        if let Some(last) = recent.iter().rev().find(|m| m.role == sidecar_llm::Role::Assistant && m.tool_calls.is_some()) {
+            let used: Vec<String> = last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())).collect();
+            self.keep(conversation_id, &used).await;
+        }
         let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| comes_and_goes(t.as_ref())).collect();
         if extras.is_empty() {
             return all.offering(|name| name != FIND_TOOLS);
         }
         // Latest first.
         let turns: Vec<&str> = recent.iter().rev().filter(|m| m.role == sidecar_llm::Role::User).take(3).map(|m| m.content.as_str()).collect();
-        // The tools the last reply used stay one more turn, with what find_tools found.
-        let mut sticky: BTreeSet<String> = std::mem::take(&mut *self.requested.lock().expect("requested lock"));
-        if let Some(last) = recent.iter().rev().find(|m| m.role == sidecar_llm::Role::Assistant && m.tool_calls.is_some()) {
-            sticky.extend(last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())));
-        }
+        let sticky = self.kept(conversation_id).await;
         let candidates: Vec<Candidate> = extras
             .iter()
             .map(|t| Candidate {
@@ -122,9 +133,44 @@ impl ToolChooser {
         Some((extras.iter().filter_map(|t| Some((t.name().to_string(), score(known.get(&text_of(t.as_ref()))?)))).collect(), floor))
     }
 
-    fn find(&self, query: &str) -> Vec<(String, String)> {
-        let everything = self.everything.lock().expect("everything lock");
-        let mut ranked: Vec<(f32, String, String)> = everything
+    /// Keeps `names` with the conversation (their time refreshed when already kept).
+    async fn keep(&self, conversation_id: i64, names: &[String]) {
+        for name in names.iter().filter(|name| name.as_str() != FIND_TOOLS) {
+            let kept = sqlx::query(
+                "INSERT INTO conversation_tools (conversation_id, name, last_at) VALUES (?, ?, ?) \
+                 ON CONFLICT (conversation_id, name) DO UPDATE SET last_at = excluded.last_at",
+            )
+            .bind(conversation_id)
+            .bind(name)
+            .bind(self.store.now())
+            .execute(self.store.pool())
+            .await;
+            if let Err(error) = kept {
+                tracing::warn!(%error, conversation_id, "a conversation's tool could not be kept with it");
+            }
+        }
+    }
+
+    /// The conversation's tools, the latest used or found first.
+    async fn kept(&self, conversation_id: i64) -> BTreeSet<String> {
+        let kept = sqlx::query_scalar::<_, String>("SELECT name FROM conversation_tools WHERE conversation_id = ? ORDER BY last_at DESC, name LIMIT ?")
+            .bind(conversation_id)
+            .bind(STICKY)
+            .fetch_all(self.store.pool())
+            .await;
+        kept.unwrap_or_else(|error| {
+            tracing::warn!(%error, conversation_id, "a conversation's tools could not be read");
+            Vec::new()
+        })
+        .into_iter()
+        .collect()
+    }
+
+    async fn find(&self, query: &str) -> Vec<(String, String)> {
+        let mut ranked: Vec<(f32, String, String)> = self
+            .everything
+            .lock()
+            .expect("everything lock")
             .tools()
             .filter(|t| comes_and_goes(t.as_ref()))
             .map(|t| (word_overlap(query, &text_of(t.as_ref())) + word_overlap(&text_of(t.as_ref()), query), t.name().to_string(), t.description().to_string()))
@@ -132,7 +178,10 @@ impl ToolChooser {
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         let found: Vec<(String, String)> = ranked.into_iter().take(FOUND).map(|(_, name, description)| (name, description)).collect();
-        self.requested.lock().expect("requested lock").extend(found.iter().map(|(name, _)| name.clone()));
+        let current = *self.current.lock().expect("current lock");
+        if let Some(conversation_id) = current {
+            self.keep(conversation_id, &found.iter().map(|(name, _)| name.clone()).collect::<Vec<_>>()).await;
+        }
         found
     }
 }
@@ -171,7 +220,7 @@ impl Tool for FindTools {
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
             let wanted: Wanted = parse_arguments(arguments)?;
-            let found = self.0.find(&wanted.query);
+            let found = self.0.find(&wanted.query).await;
             if found.is_empty() {
                 return Err(ToolError::Failed(format!("no tool matches \"{}\"", wanted.query)));
             }

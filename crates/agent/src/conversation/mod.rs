@@ -532,7 +532,7 @@ impl ConversationService {
         let incognito = self.with.store.conversations().is_incognito(conversation_id).await?;
         // An incognito chat saves no fact: the model is not offered the tool, and told why.
         let offered = if incognito { Arc::new(self.tools().without(INCOGNITO_WITHOUT)) } else { self.tools() };
-        let tools = Arc::new(self.with.chooser.choose(&offered, &recent).await);
+        let tools = Arc::new(self.with.chooser.choose(&offered, conversation_id, &recent).await);
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
