@@ -47,9 +47,9 @@ async fn each_turn_carries_sidecars_tools_and_only_the_others_it_is_about() {
         stream(tool_call_events(&[("c1", "find_tools", r#"{"query": "echo a message"}"#)])),
         stream(reply_events(&["I can echo from your next message."])),
         stream(reply_events(&["Echoing."])),
-        stream(reply_events(&["Your notes."])),
         stream(reply_events(&["Still here."])),
         stream(reply_events(&["A new chat."])),
+        stream(reply_events(&["Your notes."])),
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
@@ -70,11 +70,6 @@ async fn each_turn_carries_sidecars_tools_and_only_the_others_it_is_about() {
     // … and the next turn carries what it found.
     core.send("Go on then").await.unwrap();
     assert!(offered(&server.last_request()).contains(&"mcp__fixture__echo".to_string()));
-
-    core.send("Read my notes about the trip").await.unwrap();
-    let notes = offered(&server.last_request());
-    assert!(notes.contains(&"read_note".to_string()) && notes.contains(&"create_note".to_string()), "{notes:?}");
-    assert!(notes.contains(&"mcp__fixture__echo".to_string()), "what find_tools found stays with the conversation: {notes:?}");
     core.mcp().stop_all();
     core.shutdown().await;
     drop(core);
@@ -84,11 +79,15 @@ async fn each_turn_carries_sidecars_tools_and_only_the_others_it_is_about() {
     core.send("Thanks").await.unwrap();
     let again = offered(&server.last_request());
     assert!(again.contains(&"mcp__fixture__echo".to_string()), "{again:?}");
-    // … and stay with it: a new chat starts with Sidecar's own.
+    // … and stay with it: a new chat starts with Sidecar's own …
     core.context().new_conversation().await.unwrap();
     core.send("Thanks").await.unwrap();
     let fresh = offered(&server.last_request());
     assert!(!fresh.iter().any(|n| n.starts_with("mcp__") || n.ends_with("_note")), "{fresh:?}");
+    // … and the note tools when it is about notes.
+    core.send("Read my notes about the trip").await.unwrap();
+    let notes = offered(&server.last_request());
+    assert!(notes.contains(&"read_note".to_string()) && notes.contains(&"create_note".to_string()), "{notes:?}");
     core.mcp().stop_all();
 }
 

@@ -23,7 +23,7 @@ use sidecar_tools::Tool;
 use sidecar_tools::ToolError;
 use sidecar_tools::ToolFuture;
 use sidecar_tools::ToolRegistry;
-use sidecar_tools::{choose_tools, faded, tool_text, word_overlap, TOTAL_BUDGET_TOKENS, WORDS_FLOOR};
+use sidecar_tools::{choose_tools, faded, tool_text, word_overlap, Kept, TOTAL_BUDGET_TOKENS, WORDS_FLOOR};
 
 /// How many tools `find_tools` returns.
 const FOUND: usize = 5;
@@ -75,18 +75,19 @@ impl ToolChooser {
     pub(crate) async fn choose(&self, all: &ToolRegistry, conversation_id: i64, recent: &[Message]) -> ToolRegistry {
         *self.everything.lock().expect("everything lock") = all.clone();
         *self.current.lock().expect("current lock") = Some(conversation_id);
-        // The tools the last reply used join the conversation's own.
-        if let Some(last) = recent.iter().rev().find(|m| m.role == sidecar_llm::Role::Assistant && m.tool_calls.is_some()) {
-            let used: Vec<String> = last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())).collect();
-            self.keep(conversation_id, &used).await;
-        }
+        // The tools the last reply used come first, and join the conversation's own.
+        let last_turn: BTreeSet<String> = match recent.iter().rev().find(|m| m.role == sidecar_llm::Role::Assistant && m.tool_calls.is_some()) {
+            Some(last) => last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())).collect(),
+            None => BTreeSet::new(),
+        };
+        self.keep(conversation_id, &last_turn.iter().cloned().collect::<Vec<_>>()).await;
         let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| comes_and_goes(t.as_ref())).collect();
         if extras.is_empty() {
             return all.offering(|name| name != FIND_TOOLS);
         }
         // Latest first.
         let turns: Vec<&str> = recent.iter().rev().filter(|m| m.role == sidecar_llm::Role::User).take(3).map(|m| m.content.as_str()).collect();
-        let sticky = self.kept(conversation_id).await;
+        let kept = Kept { conversation: self.kept(conversation_id).await, last_turn };
         let candidates: Vec<Candidate> = extras
             .iter()
             .map(|t| Candidate {
@@ -104,7 +105,7 @@ impl ToolChooser {
             }
         };
         let own: usize = all.tools().filter(|t| !comes_and_goes(t.as_ref())).map(|t| tokens_of(t.as_ref())).sum();
-        let chosen = choose_tools(&candidates, &turns, &sticky, &scores, floor, TOTAL_BUDGET_TOKENS.saturating_sub(own));
+        let chosen = choose_tools(&candidates, &turns, &kept, &scores, floor, TOTAL_BUDGET_TOKENS.saturating_sub(own));
         tracing::debug!(offered = chosen.len(), of = candidates.len(), "extra tools chosen");
         all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
     }

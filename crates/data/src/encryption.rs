@@ -113,9 +113,11 @@ pub(crate) async fn prepare(data_dir: &Path, secrets: &Secrets) -> Result<Option
         (FileState::Encrypted, None) => Err(StoreError::NoKey { path: path.display().to_string() }),
         (FileState::Encrypted, Some(key)) if decrypt.exists() => match sidecar_store::convert(data_dir, Some(&key), None).await {
             Ok(_) => {
+                // The key goes before the note: a crash between them must not read as
+                // "encrypt it" at the next start.
+                secrets.delete(&account(data_dir));
                 let _ = remove(&decrypt);
                 let _ = remove(&note(data_dir, FAILED_NOTE));
-                secrets.delete(&account(data_dir));
                 Ok(None)
             }
             Err(error) => {
@@ -124,6 +126,12 @@ pub(crate) async fn prepare(data_dir: &Path, secrets: &Secrets) -> Result<Option
             }
         },
         (FileState::Encrypted, Some(key)) => Ok(Some(key)),
+        // Made plain, then stopped before its key was removed: finished now.
+        (FileState::Plain, Some(_)) if decrypt.exists() => {
+            secrets.delete(&account(data_dir));
+            let _ = remove(&decrypt);
+            Ok(None)
+        }
         (FileState::Plain, Some(key)) => match sidecar_store::convert(data_dir, None, Some(&key)).await {
             Ok(_) => {
                 let _ = remove(&note(data_dir, FAILED_NOTE));
@@ -158,5 +166,77 @@ fn remove(path: &Path) -> Result<(), DataError> {
     match std::fs::remove_file(path) {
         Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(DataError::Write { path: path.to_path_buf(), source }),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sidecar_store::Store;
+
+    /// A data folder with a database of one message, and secrets kept for this session.
+    async fn folder(key: Option<&DatabaseKey>) -> (tempfile::TempDir, Secrets) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_keyed(dir.path(), key).await.unwrap();
+        let conversation = store.conversations().current_conversation().await.unwrap();
+        let said = sidecar_domain::ChatMessage::new(sidecar_store::Role::User, "hola");
+        store.conversations().add_message(sidecar_store::NewMessage::plain(conversation, &said)).await.unwrap();
+        store.close().await;
+        let secrets = Secrets::new(false);
+        if let Some(key) = key {
+            secrets.store(&account(dir.path()), &key.to_hex());
+        }
+        (dir, secrets)
+    }
+
+    fn file(dir: &Path) -> FileState {
+        sidecar_store::file_state(&dir.join(DB_FILE)).unwrap()
+    }
+
+    #[tokio::test]
+    async fn each_start_does_what_was_asked_and_a_stop_between_steps_never_reverses_it() {
+        // A key and a plain file: encrypt.
+        let (dir, secrets) = folder(None).await;
+        secrets.store(&account(dir.path()), &DatabaseKey::generate().to_hex());
+        assert!(prepare(dir.path(), &secrets).await.unwrap().is_some());
+        assert_eq!(file(dir.path()), FileState::Encrypted);
+        assert_eq!(state(dir.path(), &secrets, Lang::En), DatabaseEncryption { encrypted: true, pending: None, failed: None });
+
+        // Asked to decrypt: plain, and the key gone.
+        std::fs::write(dir.path().join(DECRYPT_NOTE), "x").unwrap();
+        assert_eq!(state(dir.path(), &secrets, Lang::En).pending, Some(EncryptionChange::Decrypt));
+        assert!(prepare(dir.path(), &secrets).await.unwrap().is_none());
+        assert_eq!(file(dir.path()), FileState::Plain);
+        assert!(secrets.get(&account(dir.path())).is_none() && !dir.path().join(DECRYPT_NOTE).exists());
+
+        // Stopped after the rename, before the key went: finished, not encrypted again.
+        let (dir, secrets) = folder(None).await;
+        secrets.store(&account(dir.path()), &DatabaseKey::generate().to_hex());
+        std::fs::write(dir.path().join(DECRYPT_NOTE), "x").unwrap();
+        assert!(prepare(dir.path(), &secrets).await.unwrap().is_none());
+        assert_eq!(file(dir.path()), FileState::Plain);
+        assert!(secrets.get(&account(dir.path())).is_none());
+
+        // Encrypted and no key: the start stops, saying so; nothing changes.
+        let key = DatabaseKey::generate();
+        let (dir, _) = folder(Some(&key)).await;
+        let error = prepare(dir.path(), &Secrets::new(false)).await.unwrap_err();
+        assert!(matches!(error, StoreError::NoKey { .. }), "{error}");
+        assert_eq!(file(dir.path()), FileState::Encrypted);
+    }
+
+    #[tokio::test]
+    async fn a_conversion_that_cannot_run_now_is_said_in_settings_in_the_users_language() {
+        let (dir, secrets) = folder(None).await;
+        secrets.store(&account(dir.path()), &DatabaseKey::generate().to_hex());
+        // Another program holds the database open.
+        let holder = Store::open(dir.path()).await.unwrap();
+        assert!(prepare(dir.path(), &secrets).await.unwrap().is_none(), "opened plain this time");
+        let said = state(dir.path(), &secrets, Lang::Es);
+        assert_eq!(said.pending, Some(EncryptionChange::Encrypt));
+        assert!(said.failed.as_deref().is_some_and(|f| f.contains("está abierta en otro Sidecar")), "{said:?}");
+        holder.close().await;
+        prepare(dir.path(), &secrets).await.unwrap();
+        assert_eq!(state(dir.path(), &secrets, Lang::En), DatabaseEncryption { encrypted: true, pending: None, failed: None });
     }
 }

@@ -31,7 +31,7 @@ pub use guard::{no_one_to_ask, Guard, NotAllowed};
 pub use read_url::ReadUrl;
 pub use search_failure::SearchFailure;
 pub use search_setup::{SearchInput, SearchSetup, SearchSetupError, SearchView};
-pub use selection::{choose as choose_tools, faded, tool_text, word_overlap, Candidate, TOTAL_BUDGET_TOKENS, WORDS_FLOOR};
+pub use selection::{choose as choose_tools, faded, tool_text, word_overlap, Candidate, Kept, TOTAL_BUDGET_TOKENS, WORDS_FLOOR};
 pub use time::GetCurrentTime;
 pub use weather::GetWeather;
 pub use web_search::{SearchResult, WebSearch};

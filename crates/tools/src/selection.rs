@@ -2,7 +2,8 @@
 //! carries. Sidecar's own tools always go; the others are chosen from the last three
 //! user turns, the latest weighing most: the note tools when the words are about
 //! notes, MCP tools by relevance, within a token budget, after whatever the previous
-//! turn used or `find_tools` asked for. Pure: the chooser feeds it the scores.
+//! turn used; the rest of the conversation's own tools (used before, or found by
+//! `find_tools`) fill what the budget leaves. Pure: the chooser feeds it the scores.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -103,21 +104,23 @@ pub fn word_overlap(recent: &str, tool_text: &str) -> f32 {
     }
 }
 
+/// The tools a conversation already has: what the last turn used, and the others it
+/// used or found before.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub last_turn: BTreeSet<String>,
+    pub conversation: BTreeSet<String>,
+}
+
 /// The extra tools this turn carries, within `budget` tokens of schemas: what the last
 /// turn used first, then by relevance to `turns` (latest first): the note tools rank
 /// first when the latest turn is about notes and just above the floor when only an
-/// earlier one was (reading ones first either way); MCP tools by `scores`.
-pub fn choose(
-    candidates: &[Candidate],
-    turns: &[&str],
-    sticky: &BTreeSet<String>,
-    scores: &HashMap<String, f32>,
-    floor: f32,
-    budget: usize,
-) -> BTreeSet<String> {
+/// earlier one was (reading ones first either way); MCP tools by `scores`; then the
+/// conversation's other tools, as room is left.
+pub fn choose(candidates: &[Candidate], turns: &[&str], kept: &Kept, scores: &HashMap<String, f32>, floor: f32, budget: usize) -> BTreeSet<String> {
     let mut chosen = BTreeSet::new();
     let mut spent = 0;
-    for candidate in candidates.iter().filter(|c| sticky.contains(&c.name)) {
+    for candidate in candidates.iter().filter(|c| kept.last_turn.contains(&c.name)) {
         if spent + candidate.tokens <= budget {
             spent += candidate.tokens;
             chosen.insert(candidate.name.clone());
@@ -138,6 +141,12 @@ pub fn choose(
         spent += candidate.tokens;
         chosen.insert(candidate.name.clone());
     }
+    for candidate in candidates.iter().filter(|c| kept.conversation.contains(&c.name)) {
+        if !chosen.contains(&candidate.name) && spent + candidate.tokens <= budget {
+            spent += candidate.tokens;
+            chosen.insert(candidate.name.clone());
+        }
+    }
     chosen
 }
 
@@ -147,6 +156,25 @@ mod tests {
 
     /// A floor by meaning, as an embedder gives one.
     const FLOOR: f32 = 0.82;
+
+    fn last(names: &BTreeSet<String>) -> Kept {
+        Kept { last_turn: names.clone(), conversation: BTreeSet::new() }
+    }
+
+    #[test]
+    fn the_conversations_own_tools_fill_what_the_turns_topic_leaves() {
+        let all = [candidate("read_note", "notes", 60), candidate("mcp__sheet__edit", "sheet", 200), candidate("mcp__fs__write_file", "fs", 200)];
+        let kept = Kept { last_turn: BTreeSet::new(), conversation: BTreeSet::from(["mcp__sheet__edit".to_string()]) };
+        let scores = HashMap::from([("mcp__fs__write_file".to_string(), 0.9)]);
+        // Room for all: the topic's tools and the conversation's.
+        let roomy = choose(&all, &["write the file, and read my notes"], &kept, &scores, FLOOR, 900);
+        assert_eq!(roomy, BTreeSet::from(["read_note".into(), "mcp__fs__write_file".into(), "mcp__sheet__edit".into()]));
+        // Tight: what the message is about comes first.
+        let tight = choose(&all, &["write the file, and read my notes"], &kept, &scores, FLOOR, 300);
+        assert_eq!(tight, BTreeSet::from(["read_note".into(), "mcp__fs__write_file".into()]));
+        // Nothing about anything: the conversation's own.
+        assert_eq!(choose(&all, &["thanks"], &kept, &HashMap::new(), FLOOR, 900), BTreeSet::from(["mcp__sheet__edit".into()]));
+    }
 
     fn candidate(name: &str, server: &str, tokens: usize) -> Candidate {
         Candidate { name: name.into(), server: server.into(), tokens, read_only: name.starts_with("read") }
@@ -167,18 +195,18 @@ mod tests {
                 .map(|(n, s)| (n.to_string(), s))
                 .collect();
         let sticky = BTreeSet::from(["mcp__everything__echo".to_string()]);
-        let chosen = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, FLOOR, 900);
+        let chosen = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &last(&sticky), &scores, FLOOR, 900);
         // read_file does not fit in what is left of the budget; write_file does.
         assert_eq!(chosen, BTreeSet::from(["mcp__everything__echo", "mcp__fs__write_file", "mcp__time__convert_time", "read_note"].map(String::from)));
-        let plain = choose(&all, &["hello"], &BTreeSet::new(), &HashMap::new(), FLOOR, 900);
+        let plain = choose(&all, &["hello"], &Kept::default(), &HashMap::new(), FLOOR, 900);
         assert!(plain.is_empty());
         // A tight budget keeps what the last turn used before anything new.
-        let tight = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, FLOOR, 120);
+        let tight = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &last(&sticky), &scores, FLOOR, 120);
         assert_eq!(tight, BTreeSet::from(["mcp__everything__echo", "read_note"].map(String::from)));
         // Notes two turns ago: what the latest turn is about comes first.
-        let moved_on = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, FLOOR, 160);
+        let moved_on = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &Kept::default(), &scores, FLOOR, 160);
         assert_eq!(moved_on, BTreeSet::from(["mcp__time__convert_time"].map(String::from)));
-        let room = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, FLOOR, 230);
+        let room = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &Kept::default(), &scores, FLOOR, 230);
         assert_eq!(room, BTreeSet::from(["mcp__time__convert_time", "read_note"].map(String::from)));
     }
 
