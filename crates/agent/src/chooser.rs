@@ -80,8 +80,10 @@ impl ToolChooser {
             Some(last) => last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())).collect(),
             None => BTreeSet::new(),
         };
-        self.keep(conversation_id, &last_turn.iter().cloned().collect::<Vec<_>>()).await;
         let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| comes_and_goes(t.as_ref())).collect();
+        // Sidecar's own go with every turn: only the others are worth keeping.
+        let used: Vec<String> = last_turn.iter().filter(|name| extras.iter().any(|t| t.name() == name.as_str())).cloned().collect();
+        self.keep(conversation_id, &used).await;
         if extras.is_empty() {
             return all.offering(|name| name != FIND_TOOLS);
         }

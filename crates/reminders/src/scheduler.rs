@@ -163,9 +163,12 @@ impl Scheduler {
             let repeated = reminder.shown_attempts > 0;
             let span = tracing::info_span!("delivery", reminder_id = reminder.id, key = %reminder.idempotency_key(), late, repeated);
             if reminder.shown_attempts >= MAX_SHOWS {
-                self.reminders.fail(reminder.id).await?;
                 span.in_scope(|| tracing::warn!(starts = reminder.shown_attempts, "showing was cut short too often; given up"));
+                // Told first, then marked failed: Sidecar stopped between the two tells
+                // again at its next start (the chat keeps one line per occurrence) instead
+                // of never (the crash soak caught one never told).
                 self.deliver.gave_up(&reminder).instrument(span).await;
+                self.reminders.fail(reminder.id).await?;
                 continue;
             }
             self.reminders.begin_showing(reminder.id).await?;
