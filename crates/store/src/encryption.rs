@@ -219,11 +219,16 @@ async fn connect(path: &Path, key: Option<&DatabaseKey>) -> Result<SqliteConnect
 
 /// The error for a file that did not open: a missing or wrong key when it is encrypted.
 pub(crate) fn unreadable(path: &Path, key: Option<&DatabaseKey>, error: sqlx::Error) -> StoreError {
+    locked_out(path, key, &error).unwrap_or(StoreError::Open { path: path.display().to_string(), source: error })
+}
+
+/// An encrypted file read without its key, or with another: not a damaged one.
+pub(crate) fn locked_out(path: &Path, key: Option<&DatabaseKey>, error: &sqlx::Error) -> Option<StoreError> {
     let shown = path.display().to_string();
     match (file_state(path), key) {
-        (Ok(FileState::Encrypted), None) => StoreError::NoKey { path: shown },
-        (Ok(FileState::Encrypted), Some(_)) if error.to_string().contains("not a database") => StoreError::WrongKey { path: shown },
-        _ => StoreError::Open { path: shown, source: error },
+        (Ok(FileState::Encrypted), None) => Some(StoreError::NoKey { path: shown }),
+        (Ok(FileState::Encrypted), Some(_)) if error.to_string().contains("not a database") => Some(StoreError::WrongKey { path: shown }),
+        _ => None,
     }
 }
 

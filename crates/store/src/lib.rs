@@ -125,17 +125,10 @@ pub async fn check_integrity(path: &Path, key: Option<&DatabaseKey>) -> Result<(
     let damaged = |detail: String| StoreError::Damaged { path: shown.clone(), detail };
     let mut connection = sqlx::ConnectOptions::connect(&options).await.map_err(|e| damaged(first_line(&e.to_string())))?;
     let verdict: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as("PRAGMA quick_check(3)").fetch_all(&mut connection).await;
-    // An encrypted file read without its key (or with another) is not a damaged one.
-    if let Err(error) = &verdict {
-        if file_state(path).ok() == Some(FileState::Encrypted) && error.to_string().contains("not a database") {
-            let _ = sqlx::Connection::close(connection).await;
-            return Err(match key {
-                None => StoreError::NoKey { path: shown },
-                Some(_) => StoreError::WrongKey { path: shown },
-            });
-        }
-    }
     let _ = sqlx::Connection::close(connection).await;
+    if let Some(locked) = verdict.as_ref().err().and_then(|error| encryption::locked_out(path, key, error)) {
+        return Err(locked);
+    }
     match verdict {
         Ok(rows) if rows.len() == 1 && rows[0].0 == "ok" => Ok(()),
         Ok(rows) => Err(damaged(rows.into_iter().map(|(r,)| first_line(&r)).collect::<Vec<_>>().join("; "))),
