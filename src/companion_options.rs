@@ -21,6 +21,10 @@ pub struct CompanionOptions {
     pub secrets: Arc<Secrets>,
     /// Where this process's user talks from (the desktop window or the CLI).
     pub channel: sidecar_proactive::Channel,
+    /// The computer's idle time and battery (DT-3). [`CompanionOptions::new`] gives one
+    /// that knows nothing, so nothing waits for it; [`CompanionOptions::resolve`] (the
+    /// app, the CLI, the daemon) gives this computer's.
+    pub computer: Arc<dyn sidecar_computer::Computer>,
 }
 
 impl std::fmt::Debug for CompanionOptions {
@@ -38,6 +42,7 @@ impl CompanionOptions {
             config_path: None,
             secrets: Arc::new(Secrets::new(false)),
             channel: sidecar_proactive::Channel::Desktop,
+            computer: Arc::new(sidecar_computer::FakeComputer::default()),
         }
     }
 
@@ -49,6 +54,7 @@ impl CompanionOptions {
         Ok(Self {
             config_path: Some(config_path.clone()),
             secrets: Arc::new(Secrets::from_env(redactor)),
+            computer: sidecar_computer::this_computer(),
             ..Self::new(sidecar_domain::data_dir(data_dir), Settings::load(&config_path)?)
         })
     }

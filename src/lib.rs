@@ -13,6 +13,6 @@ pub mod events;
 mod ui_types;
 pub mod words;
 
-pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Heard, Running, VoiceModel, VoiceView};
+pub use companion::{Companion, CompanionError, CompanionOptions, ComputerView, Delivery, Face, Heard, Running, VoiceModel, VoiceView};
 pub use events::{CoreEvent, EventBus, ModelStatus};
 pub use sidecar_agent::TurnOutcome;

@@ -91,6 +91,11 @@ commands! {
         core.context().plan().await.said(&core)
     }
 
+    /// The model's notes for the current request, shown beside the plan.
+    async fn current_scratchpad(core) -> Result<String, CommandError> {
+        core.context().scratchpad().await.said(&core)
+    }
+
     async fn context_meter(core) -> Result<ContextMeter, CommandError> {
         core.context().context_meter(&core.tools()).await.said(&core)
     }

@@ -20,6 +20,8 @@ pub(super) struct MemoryReport {
     conflicts: Vec<sidecar_memory::FactConflict>,
     /// The message each fact was learned from, where it is known and still kept.
     origins: Vec<sidecar_memory::FactOrigin>,
+    /// Lines of the knowledge files held out of the prompt for reading as instructions.
+    suspects: Vec<sidecar_memory::SuspectLine>,
 }
 
 /// SOUL.md or user.md, with the version to send back when saving.
@@ -147,7 +149,13 @@ commands! {
             if let Err(error) = c.knowledge().catch_up() {
                 tracing::warn!(%error, "learnings.md could not be re-read for the Memory view");
             }
-            MemoryReport { facts: c.knowledge().facts(), problems: c.knowledge().malformed(), conflicts: c.knowledge().conflicts(), origins: Vec::new() }
+            MemoryReport {
+                facts: c.knowledge().facts(),
+                problems: c.knowledge().malformed(),
+                conflicts: c.knowledge().conflicts(),
+                origins: Vec::new(),
+                suspects: c.knowledge().suspect_lines(),
+            }
         })
         .await;
         report.origins = core.knowledge().origins().await.map_err(CompanionError::from).said(&core)?;
@@ -210,6 +218,16 @@ commands! {
     /// Marks the fact on `line` important (kept like a Health fact), or not.
     async fn mark_fact_important(core, line: usize, expected: String, important: bool) -> Result<(), CommandError> {
         blocking(&core, move |c| c.knowledge().mark_important(line, &expected, important).map_err(CompanionError::from)).await.said(&core)
+    }
+
+    /// A held line is the user's own: it enters the prompt as written.
+    async fn keep_suspect(core, text: String) -> Result<(), CommandError> {
+        blocking(&core, move |c| c.knowledge().keep_as_written(&text).map_err(CompanionError::from)).await.said(&core)
+    }
+
+    /// A held line goes from its file.
+    async fn remove_suspect(core, file: sidecar_memory::KnowledgeFile, line: usize, expected: String) -> Result<(), CommandError> {
+        core.knowledge().remove_suspect(file, line, &expected).await.map_err(CompanionError::from).said(&core)
     }
 
     async fn delete_fact(core, line: usize, expected: String) -> Result<(), CommandError> {

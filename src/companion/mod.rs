@@ -48,7 +48,7 @@ mod wiring;
 pub use voice::{Heard, VoiceModel, VoiceView};
 
 pub use chat::ForgottenExchange;
-pub use running::{Delivery, Face, Running};
+pub use running::{ComputerView, Delivery, Face, Running};
 pub use standard_tools::default_tools;
 pub use tasks::TasksPage;
 
@@ -124,6 +124,8 @@ pub struct Companion {
     /// The user's other devices attached to this Sidecar, and the link they use.
     devices: Arc<devices::DeviceLink>,
     home: Arc<home::HomeLink>,
+    /// The computer's idle time and battery (DT-3).
+    computer: Arc<dyn sidecar_computer::Computer>,
     /// This process ran the loops (the app, the daemon): an incognito chat still open
     /// when it ends is forgotten. A CLI command that only asks leaves the app's alone.
     runs_loops: std::sync::atomic::AtomicBool,

@@ -149,6 +149,7 @@ impl Companion {
             tokio::spawn(self.clone().speak_replies()),
             tokio::spawn(self.clone().sync_calendars()),
             tokio::spawn(self.clone().watch_mail()),
+            tokio::spawn(self.clone().watch_the_desk(DESK_LOOK)),
         ]);
         if let Some((source, format)) = face.updates {
             self.updates().attach(source, format);
@@ -163,6 +164,28 @@ impl Companion {
             }));
         }
         Running { delivery, endpoint: face.endpoint, devices: self.devices.clone(), cancel, deliveries, loops }
+    }
+
+    /// Input anywhere on the desktop in the last look counts as the user at the desk, not
+    /// only the window in focus (DT-3): a user working in another program is not away,
+    /// and phones keep quiet. Where the idle time is unknown, the window's focus alone says.
+    pub async fn watch_the_desk(self: Arc<Self>, every: std::time::Duration) {
+        loop {
+            if self.computer.state().await.away_for(every) == Some(false) {
+                if let Err(error) = self.proactive().desk_active().await {
+                    tracing::warn!(%error, "could not note the desk as active");
+                }
+            }
+            tokio::time::sleep(every).await;
+        }
+    }
+
+    /// The computer's state now, and what waits for it.
+    pub async fn computer_state(&self) -> ComputerView {
+        let state = self.computer.state().await;
+        let saving_power = state.saving_power();
+        let said = saving_power.then(|| sidecar_computer::waits_for_power(self.preferences().lang(), state.power.and_then(|p| p.percent)));
+        ComputerView { state, saving_power, said }
     }
 
     /// Frees the speech model's memory (~190 MB) once nobody has spoken for a while; the
@@ -222,4 +245,18 @@ impl Companion {
             channels.stop();
         }))
     }
+}
+
+/// How often the desk is looked at for input elsewhere on the desktop.
+const DESK_LOOK: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The computer as Settings and Tasks show it.
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+pub struct ComputerView {
+    #[serde(flatten)]
+    pub state: sidecar_computer::ComputerState,
+    /// On a low battery, not charging: background work waits.
+    pub saving_power: bool,
+    /// What waits, in the user's language, while saving power.
+    pub said: Option<String>,
 }

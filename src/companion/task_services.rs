@@ -30,6 +30,7 @@ pub(super) struct ForTasks {
     pub(super) context: Arc<ContextService>,
     pub(super) models: Arc<Models>,
     pub(super) preferences: Arc<Preferences>,
+    pub(super) computer: Arc<dyn sidecar_computer::Computer>,
 }
 
 impl TaskServices for ForTasks {
@@ -68,6 +69,10 @@ impl TaskServices for ForTasks {
             tracing::info!(task_id, delivered = ?routed.delivered, failed = routed.failed.len(), "a task's result was delivered");
             Ok(())
         })
+    }
+
+    fn saving_power(&self) -> BoxFuture<'_, bool> {
+        Box::pin(async move { self.computer.state().await.saving_power() })
     }
 
     fn day(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> BoxFuture<'_, Day> {

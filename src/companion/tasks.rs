@@ -37,6 +37,8 @@ pub struct TasksPage {
     pub notified_today: (u32, u32),
     /// Only the demo model answers: tasks cannot run (the page says so, and what to do).
     pub demo_only: bool,
+    /// On a low battery, not charging: what waits, in the user's language (DT-3).
+    pub waiting_for_power: Option<String>,
 }
 
 impl Companion {
@@ -54,7 +56,7 @@ impl Companion {
     pub async fn tasks_page(&self) -> Result<TasksPage, crate::CompanionError> {
         let tools = self.conversation.tools();
         // The turn's own plumbing (finding tools, a plan) is no work to give a task.
-        let plumbing = [sidecar_tasks::NAME, "find_tools", "update_plan"];
+        let plumbing = [sidecar_tasks::NAME, "find_tools", "update_plan", "write_scratchpad"];
         let tools = tools.tools().filter(|t| !plumbing.contains(&t.name())).map(|t| (t.name().to_string(), t.title(self.lang))).collect();
         let midnight = sidecar_store::utc(self.clock.local_midnight());
         Ok(TasksPage {
@@ -72,6 +74,7 @@ impl Companion {
             brief_weather: self.conversation.tools().tools().any(|t| t.name() == sidecar_tasks::WEATHER),
             notified_today: (self.tasks.notified_since(self.clock.local_midnight()).await?, sidecar_tasks::NOTIFICATIONS_PER_DAY),
             demo_only: self.models.only_demo(),
+            waiting_for_power: self.computer_state().await.said,
         })
     }
 

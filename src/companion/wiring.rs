@@ -75,6 +75,7 @@ fn memory(ground: &Ground, options: &CompanionOptions) -> Result<Memory, Compani
         sidecar_memory::EmbedderChoice::from_settings(&options.settings, &options.secrets),
         sidecar_domain::log_dir(&options.data_dir),
     ));
+    meaning.save_power_with(options.computer.clone());
     knowledge.compare_by_meaning(Arc::new(sidecar_memory::ByMeaning::new(&meaning)));
     knowledge.keep_sources_in(store.clone());
     knowledge.tidy_with(owner.clone());
@@ -201,6 +202,7 @@ fn tools(ground: &Ground, options: &CompanionOptions, memory: &Memory, models: &
     registry.register(sidecar_memory::RememberFact::new(memory.knowledge.clone(), clock.clone()));
     registry.register(sidecar_memory::RecallTool(memory.recall.clone()));
     registry.register(sidecar_agent::UpdatePlan(features.plans.clone()));
+    registry.register(sidecar_agent::WriteScratchpad(features.plans.clone()));
     let chooser = Arc::new(sidecar_agent::ToolChooser::new(Some(memory.meaning.clone()), ground.store.clone()));
     registry.register(sidecar_agent::FindTools(chooser.clone()));
     sidecar_reminders::register(&mut registry, features.reminders.clone());
@@ -390,8 +392,10 @@ impl Companion {
             context: features.context.clone(),
             models: models.clone(),
             preferences: preferences.clone(),
+            computer: options.computer.clone(),
         };
         Self {
+            computer: options.computer.clone(),
             runner: Arc::new(sidecar_tasks::Runner::new(features.tasks.clone(), clock.clone(), Arc::new(for_tasks))),
             devices: Arc::new(devices::DeviceLink::new(store.clone(), data_dir.clone())),
             home: Arc::new(home::HomeLink::new(&data_dir, options.secrets.clone())),

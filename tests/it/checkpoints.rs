@@ -431,3 +431,53 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     let printed = String::from_utf8(out.stdout).unwrap();
     assert!(printed.starts_with("# Checkpoints\n\n2 checkpoints, exported ") && printed.contains("- Drip irrigation on a timer"), "{printed}");
 }
+
+/// Each decision in a checkpoint keeps its reason, when it was taken and how sure the
+/// model was (anti-compaction 5), and a decision carried into a later checkpoint keeps
+/// the time it was first taken; the export says all three.
+#[tokio::test]
+async fn a_checkpoints_decisions_keep_why_when_and_how_sure() {
+    let first = r#"{"summary": "Lisbon", "checkpoint": {"title": "Trip to Lisbon", "decisions": [{"what": "Stay in Alfama", "why": "quiet streets near the river", "confidence": 0.8}]}, "facts": []}"#;
+    let second = r#"{"summary": "Lisbon", "checkpoint": {"title": "Trip to Lisbon", "decisions": [{"what": "Stay in Alfama", "why": "quiet streets near the river", "confidence": 0.8}, {"what": "Fly back on Sunday", "why": "cheaper", "confidence": "high"}]}, "facts": []}"#;
+    let server = ScriptedServer::start(vec![
+        stream(reply_events(&["Alfama it is."])),
+        stream(reply_events(&[first])),
+        stream(reply_events(&["Sunday then."])),
+        stream(reply_events(&[second])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = crate::support::test_clock::TestClock::at(chrono::DateTime::parse_from_rfc3339("2026-12-01T10:00:00Z").unwrap().to_utc());
+    let core = crate::support::core()
+        .provider("p", &server.base_url)
+        .settings("[user]\ntimezone = \"Europe/Madrid\"\n")
+        .clock(hands.clock())
+        .open_in(dir.path())
+        .await;
+    core.send("Let's stay in Alfama").await.unwrap();
+    core.send("/checkpoint").await.unwrap();
+    hands.set(chrono::DateTime::parse_from_rfc3339("2026-12-03T18:30:00Z").unwrap().to_utc());
+    core.send("Fly back on Sunday").await.unwrap();
+    core.send("/checkpoint").await.unwrap();
+
+    let newest = core.context().checkpoints().await.unwrap().remove(0);
+    let decisions = &newest.body.decisions;
+    assert_eq!(decisions.len(), 2, "{decisions:?}");
+    assert_eq!((decisions[0].why.as_deref(), decisions[0].confidence), (Some("quiet streets near the river"), Some(0.8)));
+    assert!(decisions[0].when.as_deref().unwrap().starts_with("2026-12-01T10:00"), "first taken on the 1st: {:?}", decisions[0].when);
+    assert!(decisions[1].when.as_deref().unwrap().starts_with("2026-12-03T18:30"), "{:?}", decisions[1].when);
+    assert_eq!(decisions[1].confidence, Some(0.9));
+    let exported = std::fs::read_to_string(core.context().export_checkpoint(newest.id).await.unwrap()).unwrap();
+    assert!(exported.contains("- Stay in Alfama (because quiet streets near the river) [2026-12-01 10:00, 80% sure]"), "{exported}");
+
+    // The user removes a reason in the editor: it stays removed, and the decision keeps
+    // when it was taken; one the user adds is taken now.
+    let mut body = newest.body.clone();
+    body.decisions[0] = sidecar_agent::Decision { what: "Stay in Alfama".into(), ..Default::default() };
+    body.decisions.push(sidecar_agent::Decision { what: "Take the tram".into(), ..Default::default() });
+    let edited = core.context().edit_checkpoint(newest.id, body).await.unwrap();
+    assert_eq!((edited.body.decisions[0].confidence, edited.body.decisions[0].why.as_deref()), (None, None));
+    assert!(edited.body.decisions[0].when.as_deref().unwrap().starts_with("2026-12-01T10:00"));
+    assert!(edited.body.decisions[2].when.as_deref().unwrap().starts_with("2026-12-03T18:30"));
+    core.shutdown().await;
+}

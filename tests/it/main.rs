@@ -14,6 +14,7 @@ mod checkpoints;
 mod cli;
 mod command_table;
 mod companion;
+mod computer;
 mod connections;
 mod context_replay;
 mod devices;

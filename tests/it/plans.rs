@@ -160,3 +160,71 @@ async fn a_twelve_step_plan_with_a_dependency_finishes_without_being_told_to_go_
         assert!(outcome.reply.contains(&format!("✓ Time in {zone}: noted")), "{zone}: {}", outcome.reply);
     }
 }
+
+/// The scratchpad (context engineering 16): notes the model writes while it works come
+/// back whole in the tool's result (never cleared within the turn), ride beside the plan in
+/// the per-turn block from the next turn on, show in the plan panel (an event, and the
+/// current notes after a restart), and go with the plan: kept while its steps are open,
+/// gone at the end of the turn that finishes it. Notes written with no plan last the turn.
+#[tokio::test]
+async fn the_scratchpad_rides_with_the_plan_and_goes_with_it() {
+    use crate::support::{reply_events, stream, tool_call_events};
+    let plan = |first: &str, second: &str| {
+        serde_json::json!({"items": [{"text": "Compare hotels", "status": first}, {"text": "Book the cheaper one", "status": second}]}).to_string()
+    };
+    let server = ScriptedServer::start(vec![
+        // A turn with no plan: notes for itself alone.
+        stream(tool_call_events(&[("n1", "write_scratchpad", r#"{"text": "Train at 9:10"}"#)])),
+        stream(tool_call_events(&[("n2", "write_scratchpad", r#"{"text": "Platform 4", "append": true}"#)])),
+        stream(reply_events(&["The 9:10 train, platform 4."])),
+        stream(reply_events(&["Which hotels?"])),
+        stream(reply_events(&["Baixa is cheaper; shall I book it?"])),
+        // The turn that finishes the plan.
+        stream(tool_call_events(&[("p3", "update_plan", &plan("done", "done"))])),
+        stream(reply_events(&["Booked."])),
+        stream(reply_events(&["Anything else?"])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
+    core.send("When is the train?").await.unwrap();
+    let requests = server.requests.lock().unwrap().clone();
+    let results: Vec<String> =
+        requests[2]["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
+    assert!(results.last().unwrap().ends_with("Train at 9:10\nPlatform 4"), "within the turn, in the tool's result: {results:?}");
+    assert_eq!(core.context().scratchpad().await.unwrap(), "", "no plan: the notes last the turn alone");
+    let mut shown = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let sidecar::CoreEvent::Chat(sidecar_agent::ChatEvent::ScratchpadUpdated { text, .. }) = event {
+            shown.push(text);
+        }
+    }
+    assert_eq!(shown, ["Train at 9:10", "Train at 9:10\nPlatform 4", ""], "the panel shows them, then they go");
+
+    // A turn leaves a plan with a step open and its notes (as a turn the user stopped would).
+    core.send("Compare the two hotels and book the cheaper").await.unwrap();
+    let run = |name: &str, arguments: String| {
+        let tools = core.tools();
+        let call = sidecar_llm::ToolCall { id: "t".into(), name: name.into(), arguments };
+        async move { tools.run(&call, sidecar_tools::CallScope::default()).await }
+    };
+    run("update_plan", plan("done", "pending")).await;
+    run("write_scratchpad", r#"{"text": "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night"}"#.to_string()).await;
+    core.shutdown().await;
+    drop(core);
+
+    // A step is open: the notes stay with the conversation, after a restart too, and the
+    // next turn reads them beside the plan.
+    let core = open(dir.path(), &server.base_url).await;
+    assert_eq!(core.context().scratchpad().await.unwrap(), "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night");
+    core.send("Which was cheaper?").await.unwrap();
+    assert_eq!(core.context().scratchpad().await.unwrap(), "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night", "an open plan keeps them");
+    let next = late_block(&server.requests.lock().unwrap()[4]);
+    assert!(next.contains("<scratchpad>") && next.contains("Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night"), "{next}");
+    assert!(next.contains("<plan>"), "beside the plan: {next}");
+    core.send("Yes, book it").await.unwrap();
+    assert_eq!(core.context().scratchpad().await.unwrap(), "", "the plan is done: its notes went with it");
+    core.send("Thanks").await.unwrap();
+    assert!(!late_block(&server.requests.lock().unwrap()[7]).contains("<scratchpad>"));
+}

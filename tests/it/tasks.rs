@@ -536,3 +536,61 @@ async fn the_briefs_weather_is_for_the_place_the_user_gave_or_left_out() {
     core.set_brief_place("").await.unwrap();
     assert_eq!(core.tasks_page().await.unwrap().brief_place, None);
 }
+
+/// On a low battery, not charging, a task waits for the charger unless it is set to
+/// always reach the user; plugged in, the one that waited runs late by its own policy,
+/// and Settings → Tasks says why while it waits (DT-3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_waits_for_a_charger_unless_it_is_set_to_always() {
+    use sidecar_computer::{ComputerState, FakeComputer, Power};
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Always: the train runs."])), stream(reply_events(&["Waited: the news is calm."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = TestClock::at(madrid(1, 12, 0));
+    let low = ComputerState { idle: None, power: Some(Power { on_battery: true, percent: Some(12) }) };
+    let computer = Arc::new(FakeComputer::new(low));
+    let core = crate::support::core()
+        .provider("p", &server.base_url)
+        .settings("[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n")
+        .clock(hands.clock())
+        .computer(computer.clone())
+        .open_in(dir.path())
+        .await;
+    let request = |prompt: &str, always_deliver| TaskRequest {
+        title: None,
+        prompt: prompt.into(),
+        when: "every day at 13:00".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver,
+    };
+    let add = |r: TaskRequest| {
+        let core = core.clone();
+        let now = hands.clock().now();
+        async move { core.tasks().add(&r, &[], now, chrono_tz::Europe::Madrid, sidecar_domain::Lang::En).await.unwrap() }
+    };
+    let waits = add(request("Is the news calm?", false)).await;
+    let always = add(request("Does the train run?", true)).await;
+    let page = core.tasks_page().await.unwrap();
+    assert!(page.waiting_for_power.as_deref().unwrap().contains("battery is low (12%)"), "{:?}", page.waiting_for_power);
+
+    let cancel = CancellationToken::new();
+    hands.set(madrid(1, 13, 0) + chrono::Duration::seconds(2));
+    core.task_runner().run_due(&cancel).await;
+    let runs = |id| {
+        let core = core.clone();
+        let now = hands.clock().now();
+        async move { core.tasks().list(now, sidecar_domain::Lang::En).await.unwrap().into_iter().find(|t| t.id == id).unwrap().runs.len() }
+    };
+    assert_eq!((runs(always.id).await, runs(waits.id).await), (1, 0), "only the task set to always ran");
+    assert_eq!(server.request_count(), 1);
+
+    // Plugged in a while later: the one that waited runs now, late, once.
+    computer.set(ComputerState { idle: None, power: Some(Power { on_battery: false, percent: Some(14) }) });
+    hands.set(madrid(1, 13, 40));
+    core.task_runner().run_due(&cancel).await;
+    core.task_runner().run_due(&cancel).await;
+    assert_eq!((runs(always.id).await, runs(waits.id).await), (1, 1));
+    assert_eq!(server.request_count(), 2);
+    assert_eq!(core.tasks_page().await.unwrap().waiting_for_power, None);
+    core.shutdown().await;
+}

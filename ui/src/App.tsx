@@ -34,7 +34,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { shown, state, model, send, retry, regenerate, edit, forgetMessage, learned, setLearned, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
+  const { shown, state, model, send, retry, regenerate, edit, forgetMessage, learned, setLearned, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, scratchpad, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -124,6 +124,10 @@ export function App() {
   const [knowledgeAlert, setKnowledgeAlert] = useState<string | null>(null);
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
+      if (event.type === "knowledge_suspect") {
+        if (event.lines.length > 0) setKnowledgeAlert(t.suspectAlert(event.lines.length));
+        return;
+      }
       if (event.type !== "knowledge_changed") return;
       if (event.error) setKnowledgeAlert(t.knowledgeError(event.error));
       else setKnowledgeAlert(event.problems.length > 0 ? t.knowledgeProblems(event.problems.length) : null);
@@ -314,7 +318,7 @@ export function App() {
               actions={{ busy: state.streaming !== null, versions, onRegenerate: regenerate, onShowVersion: showVersion, onEdit: edit, onForget: (id) => forgetMessage(id).then(() => setChatsVersion((v) => v + 1)) }}
             />
           </main>
-          <PlanPanel items={plan} busy={state.streaming !== null} />
+          <PlanPanel items={plan} notes={scratchpad} busy={state.streaming !== null} />
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <BudgetBanner />

@@ -5,7 +5,7 @@ import { cancelRecording, finishRecording, startRecording } from "./features/voi
 import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import { ended } from "./format";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, ForgottenExchange, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
-import type { AboutSomeone, BackupInfo, BroughtFact, BroughtSaved, KeptFact, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, DatabaseEncryption, EmbeddingsBackend, ForgetChosen, ForgottenAbout, HeldInBackups, LockView, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Review, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
+import type { AboutSomeone, BackupInfo, BroughtFact, BroughtSaved, KeptFact, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, DatabaseEncryption, EmbeddingsBackend, ForgetChosen, ForgottenAbout, HeldInBackups, KnowledgeFile, LockView, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Review, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
 import type { TidyReport } from "./features/memory/retention.strings";
@@ -151,6 +151,9 @@ export const api = {
     invoke<void>("edit_fact", { line, expected, text, category }),
   deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),
   supersedeFact: (line: number, expected: string) => invoke<void>("supersede_fact", { line, expected }),
+  /** A line held for reading as instructions is the user's own: it enters the prompt. */
+  keepSuspect: (text: string) => invoke<void>("keep_suspect", { text }),
+  removeSuspect: (file: KnowledgeFile, line: number, expected: string) => invoke<void>("remove_suspect", { file, line, expected }),
   aboutSomeone: (name: string) => invoke<AboutSomeone>("about_someone", { name }),
   forgetAbout: (chosen: ForgetChosen) => invoke<ForgottenAbout>("forget_about", { chosen }),
   memoryReview: () => invoke<Review>("memory_review"),
@@ -215,6 +218,7 @@ export const api = {
   continueCheckpoint: (id: number) => invoke<Checkpoint>("continue_checkpoint", { id }),
   dismissOffer: () => invoke<void>("dismiss_offer"),
   currentPlan: () => invoke<PlanItem[]>("current_plan"),
+  currentScratchpad: () => invoke<string>("current_scratchpad"),
   contextMeter: () => invoke<ContextMeter>("context_meter"),
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),

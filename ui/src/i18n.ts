@@ -24,11 +24,12 @@ import { tasksEn, tasksEs } from "./features/tasks/tasks.strings";
 import { caldavEn, caldavEs } from "./features/calendar/caldav.strings";
 import { mailEn, mailEs } from "./features/mail/mail.strings";
 import { voiceEn, voiceEs } from "./features/voice/voice.strings";
+import { suspectEn, suspectEs } from "./features/memory/suspect.strings";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...devicesEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn, ...mailEn, ...lockEn, ...encryptionEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...devicesEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn, ...mailEn, ...lockEn, ...encryptionEn, ...suspectEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...devicesEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs, ...mailEs, ...lockEs, ...encryptionEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...devicesEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs, ...mailEs, ...lockEs, ...encryptionEs, ...suspectEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -508,6 +508,7 @@ fn correction_note(check: &str) -> String {
 }
 
 async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> Result<DrivenTurn, StoreError> {
+    context.plans.turn_ended().await;
     let (status, text, finish_reason) = match &end {
         TurnEnd::Complete { text, finish_reason } => (MessageStatus::Complete, text.clone(), finish_reason.clone()),
         TurnEnd::Stopped { .. } => (MessageStatus::Stopped, ledger.visible.clone(), None),

@@ -55,6 +55,8 @@ pub enum ChatEvent {
     TurnFailed { conversation_id: i64, message: String, retryable: bool },
     /// `update_plan` changed the conversation's checklist.
     PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan_item::PlanItem> },
+    /// The model's scratchpad for the conversation's request changed (empty: it went).
+    ScratchpadUpdated { conversation_id: i64, text: String },
     /// How full the context was on the last model call (tokens of the prompt and the
     /// budget it must fit: window minus the reply reserve).
     ContextUsage {

@@ -26,7 +26,7 @@ struct Args {
 
 impl Tool for UpdatePlan {
     fn name(&self) -> &'static str {
-        "update_plan"
+        crate::context::plan_item::PLAN_TOOL
     }
     fn local_read(&self) -> bool {
         true

@@ -126,9 +126,21 @@ impl Tasks {
     /// What is due at `now`, recorded: a run begun (attempting), a question asked, or a
     /// stale occurrence skipped. An occurrence that already has its run is left alone.
     pub async fn look(&self, now: DateTime<Utc>) -> Result<Look, StoreError> {
+        self.look_saving(now, false).await
+    }
+
+    /// As [`Tasks::look`]; while `saving_power` (on a low battery, DT-3), a task not set
+    /// to always deliver is not looked at: its occurrence stays unrecorded and waits, and
+    /// when power is back its own catch-up policy says whether it runs late, asks or skips.
+    /// A task the user set to reach them always is one they want run on battery too.
+    pub async fn look_saving(&self, now: DateTime<Utc>, saving_power: bool) -> Result<Look, StoreError> {
         let table = self.store.task_table();
         let (mut work, mut next) = (Vec::new(), None::<DateTime<Utc>>);
         for task in table.all().await?.into_iter().filter(|t| t.paused.is_none()) {
+            if saving_power && !task.always_deliver {
+                tracing::info!(task_id = task.id, "a task waits for power (the battery is low and not charging)");
+                continue;
+            }
             let planned = plan(&task.schedule, task.catch_up, table.handled(&task).await?, now);
             next = match (next, planned.next) {
                 (Some(a), Some(b)) => Some(a.min(b)),

@@ -48,6 +48,7 @@ pub(crate) struct CoreBuilder {
     clock: Option<Clock>,
     channel: Option<sidecar_proactive::Channel>,
     secrets: Option<Arc<sidecar_domain::Secrets>>,
+    computer: Option<Arc<dyn sidecar_computer::Computer>>,
 }
 
 /// A core with no provider (the offline model's place), the system clock and default
@@ -122,6 +123,12 @@ impl CoreBuilder {
         self
     }
 
+    /// The computer's idle time and battery, as a test sets them.
+    pub(crate) fn computer(mut self, computer: Arc<dyn sidecar_computer::Computer>) -> Self {
+        self.computer = Some(computer);
+        self
+    }
+
     pub(crate) fn secrets(mut self, secrets: Arc<sidecar_domain::Secrets>) -> Self {
         self.secrets = Some(secrets);
         self
@@ -157,6 +164,9 @@ impl CoreBuilder {
         }
         if let Some(secrets) = self.secrets {
             options.secrets = secrets;
+        }
+        if let Some(computer) = self.computer {
+            options.computer = computer;
         }
         Companion::open(options).await
     }

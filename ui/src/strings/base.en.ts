@@ -328,6 +328,7 @@ export const baseEn = {
   contextSummarized: "Older turns are summarised; recall finds their exact words.",
   contextTools: (n: number) => `The definitions of Sidecar's tools take ${groupDigits(n, ",")} of them.`,
   planTitle: "Plan",
+  planNotes: "Notes Sidecar keeps while it works",
   planProgress: (done: number, total: number) => `${done} of ${total}`,
   planAfter: (steps: number[]) => {
     const list = [steps].flat();

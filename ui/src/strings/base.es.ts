@@ -330,6 +330,7 @@ export const baseEs: typeof baseEn = {
   contextSummarized: "Los turnos antiguos están resumidos; recall encuentra sus palabras exactas.",
   contextTools: (n: number) => `Las definiciones de las herramientas de Sidecar ocupan ${groupDigits(n, ".")}.`,
   planTitle: "Plan",
+  planNotes: "Notas que Sidecar toma mientras trabaja",
   planProgress: (done: number, total: number) => `${done} de ${total}`,
   planAfter: (steps: number[]) => {
     const list = [steps].flat();

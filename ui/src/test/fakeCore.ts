@@ -188,6 +188,8 @@ export class FakeCore {
           case "stop_reply":
             this.onStop();
             return true;
+          case "current_scratchpad":
+            return "";
           case "current_plan":
           case "list_checkpoints":
           case "core_warnings":

@@ -217,7 +217,7 @@ denied: boolean, result: string, } | { "type": "notice", conversation_id: number
 /**
  * Boxed: the largest part of the turn's events, which every subscriber clones.
  */
-meta: MessageMeta, } | { "type": "turn_failed", conversation_id: number, message: string, retryable: boolean, } | { "type": "plan_updated", conversation_id: number, items: Array<PlanItem>, } | { "type": "context_usage", conversation_id: number, used: number, budget: number, window: number, 
+meta: MessageMeta, } | { "type": "turn_failed", conversation_id: number, message: string, retryable: boolean, } | { "type": "plan_updated", conversation_id: number, items: Array<PlanItem>, } | { "type": "scratchpad_updated", conversation_id: number, text: string, } | { "type": "context_usage", conversation_id: number, used: number, budget: number, window: number, 
 /**
  * Of `used`, the tool definitions' share.
  */
@@ -298,7 +298,11 @@ trigger: string, body: CheckpointBody, created_at: string, updated_at: string, }
 /**
  * What a checkpoint records (the seed's seven parts).
  */
-export type CheckpointBody = { title: string, current_work: string, completed: Array<string>, pending: Array<string>, decisions: Array<string>, 
+export type CheckpointBody = { title: string, current_work: string, completed: Array<string>, pending: Array<string>, 
+/**
+ * What was decided, why, when and how sure (the seed's part 5).
+ */
+decisions: Array<Decision>, 
 /**
  * What was tried and worked, kept beside what failed so neither is tried blind again.
  */
@@ -411,6 +415,20 @@ export type Day = {
  * YYYY-MM-DD, the user's date.
  */
 day: string, total: Spend, by_model: { [key in string]: Spend }, by_purpose: { [key in string]: Spend }, };
+
+export type Decision = { what: string, 
+/**
+ * The reason given for it.
+ */
+why: string | null, 
+/**
+ * When it was first recorded (RFC 3339).
+ */
+when: string | null, 
+/**
+ * How sure the model said it was, from 0 to 1.
+ */
+confidence: number | null, };
 
 /**
  * A paired device, as Settings → Devices lists it.
@@ -690,6 +708,11 @@ export type ImageFile = { media_type: string,
 file: string, };
 
 /**
+ * Why a line reads as instructions from somewhere else.
+ */
+export type Injection = "override" | "reveal" | "secrecy" | "exfiltration" | "role_markup" | "hidden";
+
+/**
  * A model file ready to run.
  */
 export type InstalledModel = { 
@@ -737,6 +760,11 @@ allowance: number,
  * Unwelcome signs in a row.
  */
 unwelcome_in_a_row: number, paused_until: string | null, last_sent: string | null, welcome: number, unwelcome: number, };
+
+/**
+ * One of the three knowledge files.
+ */
+export type KnowledgeFile = "soul" | "user" | "learnings";
 
 export type Lang = "en" | "es";
 
@@ -910,7 +938,7 @@ automatic: EmbeddingsBackend,
  */
 automatic_stands_in: boolean, };
 
-export type MemoryEvent = { "type": "knowledge_changed", problems: Array<Malformed>, error: string | null, } | { "type": "memory_indexing", embedded: number, total: number, };
+export type MemoryEvent = { "type": "knowledge_changed", problems: Array<Malformed>, error: string | null, } | { "type": "knowledge_suspect", lines: Array<SuspectLine>, } | { "type": "memory_indexing", embedded: number, total: number, };
 
 /**
  * One page of the Memory view's search.
@@ -940,7 +968,11 @@ export type MemoryReport = { facts: Array<ListedFact>, problems: Array<Malformed
 /**
  * The message each fact was learned from, where it is known and still kept.
  */
-origins: Array<FactOrigin>, };
+origins: Array<FactOrigin>, 
+/**
+ * Lines of the knowledge files held out of the prompt for reading as instructions.
+ */
+suspects: Array<SuspectLine>, };
 
 export type Message = { id: number, conversation_id: number, role: Role, content: string, status: MessageStatus, finish_reason: string | null, created_at: string, tool_calls: Array<ToolCall> | null, tool_call_id: string | null, is_error: boolean, meta: MessageMeta | null, 
 /**
@@ -1864,6 +1896,19 @@ source: string, };
 export type Suggestion = { text: string, category: Category, };
 
 /**
+ * A line held out of the prompt until the user looks at it.
+ */
+export type SuspectLine = { file: KnowledgeFile, 
+/**
+ * 1-based, as an editor numbers it.
+ */
+line: number, 
+/**
+ * The line as written (for a fact, its words).
+ */
+text: string, reason: Injection, };
+
+/**
  * What choosing a model did.
  */
 export type Switched = { 
@@ -1988,7 +2033,11 @@ notified_today: [number, number],
 /**
  * Only the demo model answers: tasks cannot run (the page says so, and what to do).
  */
-demo_only: boolean, };
+demo_only: boolean, 
+/**
+ * On a low battery, not charging: what waits, in the user's language (DT-3).
+ */
+waiting_for_power: string | null, };
 
 /**
  * What Settings → Channels shows about Telegram.

@@ -64,7 +64,8 @@ pub struct CheckpointBody {
     pub current_work: String,
     pub completed: Vec<String>,
     pub pending: Vec<String>,
-    pub decisions: Vec<String>,
+    /// What was decided, why, when and how sure (the seed's part 5).
+    pub decisions: Vec<super::decision::Decision>,
     /// What was tried and worked, kept beside what failed so neither is tried blind again.
     pub successful_approaches: Vec<String>,
     pub failed_approaches: Vec<String>,
@@ -130,7 +131,7 @@ impl Checkpoint {
         }
         section(&mut out, "Completed", &body.completed);
         section(&mut out, "Pending", &body.pending);
-        section(&mut out, "Decisions", &body.decisions);
+        section(&mut out, "Decisions", &body.decisions.iter().map(super::decision::Decision::line).collect::<Vec<_>>());
         section(&mut out, "Approaches that worked", &body.successful_approaches);
         section(&mut out, "Approaches that failed", &body.failed_approaches);
         section(&mut out, "User preferences", &body.user_preferences);

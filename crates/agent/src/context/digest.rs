@@ -24,7 +24,7 @@ const TOOL_RESULT_TOKENS: usize = 150;
 
 const INSTRUCTIONS: &str = r#"You maintain the memory of a long conversation between a user and their assistant. Older turns are leaving the assistant's context. Read the previous summary and the leaving turns, and answer with ONE JSON object and nothing else:
 {"summary": "the previous summary updated with what matters from the leaving turns: topics, decisions, names, numbers, dates, open questions (under 250 words, in the user's language)",
- "checkpoint": {"title": "...", "current_work": "...", "completed": ["..."], "pending": ["..."], "decisions": ["..."], "successful_approaches": ["what was tried and worked"], "failed_approaches": ["what was tried and failed, and why"], "user_preferences": ["..."], "critical_info": ["..."], "blockers": ["what stops the work now, if anything"]},
+ "checkpoint": {"title": "...", "current_work": "...", "completed": ["..."], "pending": ["..."], "decisions": [{"what": "what was decided", "why": "the reason given", "confidence": 0.8}], "successful_approaches": ["what was tried and worked"], "failed_approaches": ["what was tried and failed, and why"], "user_preferences": ["..."], "critical_info": ["..."], "blockers": ["what stops the work now, if anything"]},
  "facts": [{"fact": "a lasting personal fact the user stated about themselves", "category": "Health|Preferences|Work|Relationships|Schedule|Goals|General"}]}
 Only facts the user said about themselves go in "facts". Keep identifiers, names, URLs and numbers exact."#;
 

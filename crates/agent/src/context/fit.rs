@@ -122,12 +122,25 @@ pub(crate) fn prepare(messages: &mut [ChatMessage], limits: &Limits, compactions
             compacted += 1;
         }
     }
-    // The latest round's results are never cleared: the model has not read them yet.
+    // The latest round's results are never cleared: the model has not read them yet. Nor
+    // are the latest plan and notes it wrote: they are what a long turn works from (the
+    // per-turn block carries them only from the next turn on, to keep the prefix stable).
     let latest_round = messages.iter().rposition(|m| !m.tool_calls.is_empty()).unwrap_or(0);
+    let kept = latest_of(messages, &[super::plan_item::PLAN_TOOL, super::scratchpad::NAME]);
     let results: Vec<usize> = messages.iter().enumerate().filter(|(_, m)| m.role == Role::Tool).map(|(i, _)| i).collect();
-    let old: Vec<usize> = results[..results.len().saturating_sub(limits.keep_tool_results)].iter().copied().filter(|&i| i < latest_round).collect();
+    let old: Vec<usize> =
+        results[..results.len().saturating_sub(limits.keep_tool_results)].iter().copied().filter(|&i| i < latest_round && !kept.contains(&i)).collect();
     let cleared = clear_results(messages, &old, count);
     (compacted, cleared)
+}
+
+/// The index of the latest result of each tool in `names`.
+fn latest_of(messages: &[ChatMessage], names: &[&str]) -> Vec<usize> {
+    let calls: HashMap<&str, &str> = messages.iter().flat_map(|m| m.tool_calls.iter()).map(|c| (c.id.as_str(), c.name.as_str())).collect();
+    names
+        .iter()
+        .filter_map(|name| messages.iter().rposition(|m| m.role == Role::Tool && m.tool_call_id.as_deref().and_then(|id| calls.get(id)) == Some(name)))
+        .collect()
 }
 
 fn clear_results(messages: &mut [ChatMessage], indices: &[usize], count: Counter<'_>) -> usize {
@@ -262,6 +275,26 @@ mod tests {
         assert!(results[0].content.contains("web_search({\"query\":\"q0\"})"), "{}", results[0].content);
         assert_eq!(results[4].content, "{\"temperature\": 21}");
         assert!(pairs_intact(&out));
+    }
+
+    #[test]
+    fn the_latest_notes_and_plan_are_never_cleared() {
+        let call = |id: &str, name: &str| ChatMessage::assistant_with_tools("", vec![ToolCall { id: id.into(), name: name.into(), arguments: "{}".into() }]);
+        let mut messages = vec![ChatMessage::system("persona"), ChatMessage::user("compare the hotels")];
+        for (id, name, result) in
+            [("n0", "write_scratchpad", "old notes"), ("n1", "write_scratchpad", "Notes kept: Baixa 95 €"), ("p1", "update_plan", "Plan saved.")]
+        {
+            messages.extend([call(id, name), ChatMessage::tool_result(id, result, false)]);
+        }
+        for i in 0..4 {
+            let id = format!("w{i}");
+            messages.extend([call(&id, "web_search"), ChatMessage::tool_result(&id, "{\"hotel\": 1}", false)]);
+        }
+        let (out, _) = fit(messages, &limits(100_000), &Compactions::default(), &count);
+        let results: Vec<&str> = out.iter().filter(|m| m.role == Role::Tool).map(|m| m.content.as_str()).collect();
+        assert!(results[0].starts_with(CLEARED_PREFIX), "older notes go: {results:?}");
+        assert_eq!((results[1], results[2]), ("Notes kept: Baixa 95 €", "Plan saved."));
+        assert!(results[3].starts_with(CLEARED_PREFIX));
     }
 
     #[test]

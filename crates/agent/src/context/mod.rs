@@ -7,6 +7,7 @@
 
 pub(crate) mod checkpoint;
 pub(crate) mod compact;
+pub(crate) mod decision;
 pub(crate) mod digest;
 pub(crate) mod engine;
 mod estimate;
@@ -16,4 +17,6 @@ pub(crate) mod plan;
 pub(crate) mod plan_item;
 pub(crate) mod resume;
 pub(crate) mod rows;
+pub(crate) mod scratchpad;
+pub(crate) mod scratchpad_tool;
 pub(crate) mod service;

@@ -114,12 +114,20 @@ pub(crate) fn render(items: &[PlanItem]) -> String {
     out
 }
 
-/// The plan of the conversation a turn is running in. One turn runs at a time, so
-/// the board follows the conversation the companion last pointed it at.
+/// The plan of the conversation a turn is running in, and the model's scratchpad for
+/// it. One turn runs at a time, so the board follows the conversation the companion last
+/// pointed it at.
 pub struct PlanBoard {
     store: Store,
     events: Emitter<ChatEvent>,
-    current: Mutex<Option<(i64, Vec<PlanItem>)>>,
+    current: Mutex<Option<Focus>>,
+}
+
+/// The focused conversation's plan and notes.
+struct Focus {
+    conversation_id: i64,
+    items: Vec<PlanItem>,
+    scratchpad: String,
 }
 
 impl PlanBoard {
@@ -127,31 +135,72 @@ impl PlanBoard {
         Self { store, events, current: Mutex::new(None) }
     }
 
-    /// Loads `conversation_id`'s plan and makes it the one `update_plan` changes.
+    /// Loads `conversation_id`'s plan and notes and makes them the ones the tools change.
     pub(crate) async fn focus(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
         let items = self.store.context().plan(conversation_id).await?;
-        *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
+        let scratchpad = self.store.context().scratchpad(conversation_id).await?;
+        *self.current.lock().expect("plan lock") = Some(Focus { conversation_id, items: items.clone(), scratchpad });
         Ok(items)
     }
 
     /// The focused plan's steps.
     pub(crate) fn items(&self) -> Vec<PlanItem> {
-        self.current.lock().expect("plan lock").as_ref().map(|(_, items)| items.clone()).unwrap_or_default()
+        self.current.lock().expect("plan lock").as_ref().map(|f| f.items.clone()).unwrap_or_default()
     }
 
-    /// The focused plan, rendered for the prompt (empty when there is none).
+    /// The focused conversation's notes.
+    pub(crate) fn scratchpad(&self) -> String {
+        self.current.lock().expect("plan lock").as_ref().map(|f| f.scratchpad.clone()).unwrap_or_default()
+    }
+
+    /// The focused plan and notes, rendered for the prompt (empty when there are none).
     pub(crate) fn rendered(&self) -> String {
-        self.current.lock().expect("plan lock").as_ref().map(|(_, items)| render(items)).unwrap_or_default()
+        let current = self.current.lock().expect("plan lock");
+        let Some(focus) = current.as_ref() else { return String::new() };
+        [render(&focus.items), super::scratchpad::render(&focus.scratchpad)].into_iter().filter(|part| !part.is_empty()).collect::<Vec<_>>().join("\n")
     }
 
-    /// Replaces the focused conversation's plan.
+    fn conversation(&self) -> Result<i64, PlanRefusal> {
+        self.current.lock().expect("plan lock").as_ref().map(|f| f.conversation_id).ok_or(PlanRefusal::NoConversation)
+    }
+
+    /// Replaces the focused conversation's plan; a plan cleared takes its notes with it.
     pub(crate) async fn replace(&self, items: Vec<PlanItem>) -> Result<i64, PlanRefusal> {
         validate(&items)?;
-        let conversation_id = self.current.lock().expect("plan lock").as_ref().map(|(id, _)| *id).ok_or(PlanRefusal::NoConversation)?;
+        let conversation_id = self.conversation()?;
         self.store.context().set_plan(conversation_id, &items).await?;
-        *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
-        self.events.publish(ChatEvent::PlanUpdated { conversation_id, items });
+        if let Some(focus) = self.current.lock().expect("plan lock").as_mut() {
+            focus.items = items.clone();
+        }
+        self.events.publish(ChatEvent::PlanUpdated { conversation_id, items: items.clone() });
+        if items.is_empty() {
+            self.write_scratchpad(String::new()).await?;
+        }
         Ok(conversation_id)
+    }
+
+    /// Sets the focused conversation's notes (checked by the tool that writes them).
+    pub(crate) async fn write_scratchpad(&self, text: String) -> Result<(), PlanRefusal> {
+        let conversation_id = self.conversation()?;
+        if self.scratchpad() == text {
+            return Ok(());
+        }
+        self.store.context().set_scratchpad(conversation_id, &text).await?;
+        if let Some(focus) = self.current.lock().expect("plan lock").as_mut() {
+            focus.scratchpad = text.clone();
+        }
+        self.events.publish(ChatEvent::ScratchpadUpdated { conversation_id, text });
+        Ok(())
+    }
+
+    /// A turn ended: notes kept for the turn alone, or for a plan that is now done, go.
+    pub(crate) async fn turn_ended(&self) {
+        if is_open(&self.items()) || self.scratchpad().is_empty() {
+            return;
+        }
+        if let Err(error) = self.write_scratchpad(String::new()).await {
+            tracing::warn!(%error, "the scratchpad of a finished request could not be cleared");
+        }
     }
 }
 

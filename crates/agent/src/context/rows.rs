@@ -239,6 +239,26 @@ impl ContextRows<'_> {
         Ok(row.map(|r| r.0 .0).unwrap_or_default())
     }
 
+    /// The model's notes for the conversation's request (empty when none).
+    pub(crate) async fn scratchpad(&self, conversation_id: i64) -> Result<String, StoreError> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT scratchpad FROM plans WHERE conversation_id = ?").bind(conversation_id).fetch_optional(self.store.pool()).await?;
+        Ok(row.map(|r| r.0).unwrap_or_default())
+    }
+
+    pub(crate) async fn set_scratchpad(&self, conversation_id: i64, text: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO plans (conversation_id, items, updated_at, scratchpad) VALUES (?, '[]', ?, ?)
+             ON CONFLICT(conversation_id) DO UPDATE SET scratchpad = excluded.scratchpad, updated_at = excluded.updated_at",
+        )
+        .bind(conversation_id)
+        .bind(self.store.now())
+        .bind(text)
+        .execute(self.store.pool())
+        .await?;
+        Ok(())
+    }
+
     pub async fn set_plan(&self, conversation_id: i64, items: &[PlanItem]) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO plans (conversation_id, items, updated_at) VALUES (?, ?, ?)

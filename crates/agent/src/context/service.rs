@@ -140,7 +140,7 @@ impl ContextService {
             reinforce.as_deref(),
             plan_first.then_some(crate::complexity::PLAN_HINT),
         );
-        let fixed = count(&base) + count(&sidecar_llm::per_turn::block(&late, &crate::context::plan::render(&plan)));
+        let fixed = count(&base) + count(&sidecar_llm::per_turn::block(&late, &self.plans.rendered()));
         let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
         // The running summary changes the prefix only when a fold happens.
         let system = base + &summary_blocks(live.summary.as_ref());
@@ -339,6 +339,12 @@ impl ContextService {
         Ok(self.store.context().plan(conversation_id).await?)
     }
 
+    /// The model's notes for the current conversation's request.
+    pub async fn scratchpad(&self) -> Result<String, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        Ok(self.store.context().scratchpad(conversation_id).await?)
+    }
+
     /// `/checkpoint`: digests the live history into a checkpoint now.
     pub(crate) async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
@@ -427,6 +433,10 @@ impl ContextService {
                 list.push(line);
             }
         }
+        // A decision carried from the work's open checkpoint (this conversation's, or the
+        // one it continues) keeps when it was taken.
+        let earlier = self.store.context().open_checkpoint_of(conversation_id).await?;
+        super::decision::dated(&mut body.decisions, earlier.map(|c| c.body.decisions).as_deref().unwrap_or_default(), self.clock.now());
         let meter = *self.meter.lock().expect("meter lock");
         body.metadata = Metadata {
             model: chain.providers.first().map(|p| p.model().to_string()),
@@ -527,7 +537,8 @@ impl ContextService {
     /// the metadata Sidecar wrote stays.
     pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::CheckpointBody) -> Result<Checkpoint, TurnError> {
         let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
-        let body = crate::context::checkpoint::CheckpointBody { metadata: checkpoint.body.metadata.clone(), ..body };
+        let mut body = crate::context::checkpoint::CheckpointBody { metadata: checkpoint.body.metadata.clone(), ..body };
+        super::decision::edited(&mut body.decisions, &checkpoint.body.decisions, self.clock.now());
         self.store.context().set_checkpoint_body(id, &body).await?;
         Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
     }

@@ -347,10 +347,16 @@ pub struct PromptFacts {
 /// Picks facts for the prompt within `budget` tokens (as counted by `tokens`): every
 /// Health or important fact, then the others by score until the budget is spent.
 pub fn for_prompt(doc: &Learnings, today: NaiveDate, budget: usize, tokens: impl Fn(&str) -> usize) -> PromptFacts {
+    for_prompt_without(doc, today, budget, tokens, &[])
+}
+
+/// As [`for_prompt`], never choosing the facts at `left_out` (indexes in the file: the
+/// lines held for reading as instructions).
+pub(crate) fn for_prompt_without(doc: &Learnings, today: NaiveDate, budget: usize, tokens: impl Fn(&str) -> usize, left_out: &[usize]) -> PromptFacts {
     let mut chosen: Vec<(Category, &Fact)> = Vec::new();
     let mut used = 0;
     let mut others: Vec<(usize, Category, &Fact)> = Vec::new();
-    for (line, category, fact) in doc.facts().filter(|(_, _, f)| f.superseded.is_none()) {
+    for (line, category, fact) in doc.facts().filter(|(line, _, f)| f.superseded.is_none() && !left_out.contains(line)) {
         if protected(category, fact) {
             used += tokens(&fact.text) + 3;
             chosen.push((category, fact));

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
+use super::facts::{self, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
 use super::meaning::{FactJudge, FactNearness, Nearness};
 use super::profile_form::ProfileFields;
@@ -517,23 +517,6 @@ impl KnowledgeStore {
             user_version: content_version(&user_text),
             soul_version: content_version(&soul_text),
         })
-    }
-
-    /// The persona (SOUL.md) and the knowledge block for the system prompt.
-    pub fn prompt_parts(&self, today: NaiveDate, fact_budget: usize, tokens: impl Fn(&str) -> usize) -> (String, String, PromptFacts) {
-        let soul = read(&self.dir.join(SOUL_FILE)).unwrap_or_default();
-        let user = read(&self.dir.join(USER_FILE)).unwrap_or_default();
-        let chosen = {
-            let doc = self.learnings.lock().expect("learnings lock");
-            facts::for_prompt(&doc, today, fact_budget, tokens)
-        };
-        if chosen.hidden > 0 {
-            // As an editor numbers learnings.md's lines (from 1).
-            let lines: Vec<usize> = chosen.hidden_lines.iter().map(|line| line + 1).collect();
-            tracing::info!(shown = chosen.shown, hidden = chosen.hidden, learnings_lines = ?lines, budget = fact_budget, "the prompt left facts out for its budget (Bug 7)");
-        }
-        let block = facts::knowledge_block(&user, &chosen);
-        (soul, block, chosen)
     }
 }
 

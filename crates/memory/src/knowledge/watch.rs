@@ -26,12 +26,14 @@ fn fingerprint(dir: &Path) -> Fingerprint {
 
 /// Runs until the task is dropped: when learnings.md was edited outside Sidecar, it is
 /// re-read and a `KnowledgeChanged` event reports the lines that could not be read (or
-/// the error). Sidecar's own writes raise no event.
+/// the error). Sidecar's own writes raise no event. When the lines held out of the
+/// prompt change (any file, any writer), a `KnowledgeSuspect` event says which they are now.
 /// The first look compares the file with what the store holds, so an edit made between
 /// the store's opening and this task's start counts too (a loaded machine starts the
 /// loops seconds after the window shows the facts: an edit then went unnoticed).
 pub fn watch(store: Arc<KnowledgeStore>, events: Emitter<MemoryEvent>, interval: Duration) -> impl Future<Output = ()> {
     let mut last: Option<Fingerprint> = None;
+    let mut suspect = Vec::new();
     async move {
         loop {
             tokio::time::sleep(interval).await;
@@ -42,6 +44,14 @@ pub fn watch(store: Arc<KnowledgeStore>, events: Emitter<MemoryEvent>, interval:
             last = Some(now);
             if let Some(event) = reload_event(&store) {
                 events.publish(event);
+            }
+            let now_suspect = store.suspect_lines();
+            if now_suspect != suspect {
+                for line in &now_suspect {
+                    tracing::warn!(file = line.file.name(), line = line.line, reason = ?line.reason, "a knowledge line reads as instructions from elsewhere; held out of the prompt (Bug 6)");
+                }
+                suspect = now_suspect.clone();
+                events.publish(MemoryEvent::KnowledgeSuspect { lines: now_suspect });
             }
         }
     }

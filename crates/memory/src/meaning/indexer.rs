@@ -102,6 +102,9 @@ pub struct MeaningIndex {
     wake: tokio::sync::Notify,
     /// Questions already embedded, by model and text ([`MeaningIndex::query`]).
     asked: Memo<(String, String), Quantized>,
+    /// The computer, once the assembly gives it: on a low battery the background
+    /// indexing waits (DT-3).
+    computer: std::sync::OnceLock<Arc<dyn sidecar_computer::Computer>>,
 }
 
 impl MeaningIndex {
@@ -131,7 +134,22 @@ impl MeaningIndex {
             reindexing: AtomicBool::new(false),
             wake: tokio::sync::Notify::new(),
             asked: Memo::new(QUERIES_KEPT),
+            computer: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Where the battery is read from: a local embedder waits while it is low.
+    pub fn save_power_with(&self, computer: Arc<dyn sidecar_computer::Computer>) {
+        let _ = self.computer.set(computer);
+    }
+
+    /// A local model would embed on a low battery: the background pass waits. A remote
+    /// endpoint costs the battery nothing much, and a question asked now is embedded
+    /// whatever the battery (the user is waiting for it).
+    async fn waits_for_power(&self) -> bool {
+        let Some(computer) = self.computer.get() else { return false };
+        let local = !matches!(*self.choice.lock().expect("choice lock"), EmbedderChoice::Remote { .. } | EmbedderChoice::Off);
+        local && computer.state().await.saving_power()
     }
 
     /// Switches embedder: the next use loads it, drops other models' vectors and
@@ -493,8 +511,14 @@ impl MeaningIndex {
     /// message, and every half minute; stops when the event bus closes.
     pub async fn run(self: Arc<Self>) {
         let mut stored = self.stored.subscribe();
+        let mut waited = false;
         loop {
-            match self.catch_up(None).await {
+            let waits = self.waits_for_power().await;
+            if waits != waited {
+                tracing::info!(waits, "memory indexing and the battery: a local embedder waits while it is low and not charging");
+                waited = waits;
+            }
+            match if waits { Ok(0) } else { self.catch_up(None).await } {
                 Ok(0) | Err(EmbedError::Unavailable(_) | EmbedError::Off) => {}
                 Ok(embedded) => tracing::debug!(embedded, "memory embedded"),
                 Err(e) => tracing::warn!(error = %e, "embedding failed; it is tried again later"),

@@ -7,3 +7,4 @@ mod facts_bugs;
 mod important;
 mod outside_edit;
 mod profile;
+mod suspect;

@@ -79,6 +79,11 @@ pub trait TaskServices: Send + Sync {
     fn notify(&self, note: TaskNote) -> BoxFuture<'_, Result<(), ServiceError>>;
     /// What the brief tells of the day from `from` to `to` (the end of the user's day).
     fn day(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> BoxFuture<'_, Day>;
+    /// The computer saves power now (a low battery, not charging): tasks not set to
+    /// always deliver wait.
+    fn saving_power(&self) -> BoxFuture<'_, bool> {
+        Box::pin(async { false })
+    }
 }
 
 /// Runs the tasks: [`Runner::run`] is the loop the assembly spawns.
@@ -126,7 +131,8 @@ impl Runner {
     /// due now, asks about what its policy asks about. When the next occurrence falls due.
     pub async fn run_due(&self, cancel: &CancellationToken) -> Option<DateTime<Utc>> {
         self.deliver_held_results().await;
-        let look = match self.tasks.look(self.clock.now()).await {
+        let saving_power = self.services.saving_power().await;
+        let look = match self.tasks.look_saving(self.clock.now(), saving_power).await {
             Ok(look) => look,
             Err(error) => {
                 tracing::warn!(%error, "could not look at the tasks");

@@ -16,7 +16,7 @@ const checkpoint: Checkpoint = {
     current_work: "Choosing a hotel",
     completed: ["Flights booked"],
     pending: ["Book the hotel"],
-    decisions: [],
+    decisions: [{ what: "Stay in Alfama", why: "quiet streets", when: "2026-11-21T10:00:00Z", confidence: 0.8 }],
     failed_approaches: [],
     user_preferences: [],
     critical_info: ["Allergic to peanuts"],
@@ -59,6 +59,11 @@ describe("context around the chat", () => {
     await waitFor(() => expect(within(plan).getByTestId("plan-progress")).toHaveTextContent("2 of 3"));
     expect(plan).toHaveTextContent("Find flights — IB3170 at 08:05");
     expect(within(plan).getByText(/Compare hotels/).closest("li")).toHaveAttribute("data-status", "failed");
+    // The model's notes show beside the plan, and go when it clears them.
+    await core.event({ type: "scratchpad_updated", conversation_id: 1, text: "Hotel Baixa: 95 € a night" });
+    expect(await within(plan).findByTestId("plan-notes")).toHaveTextContent("Notes Sidecar keeps while it works" + "Hotel Baixa: 95 € a night");
+    await core.event({ type: "scratchpad_updated", conversation_id: 1, text: "" });
+    await waitFor(() => expect(within(plan).queryByTestId("plan-notes")).toBeNull());
     // A plan whose steps are all closed leaves the composer's space once no reply is written.
     await core.event({ type: "plan_updated", conversation_id: 1, items: [{ text: "Find flights", status: "done" }] });
     await waitFor(() => expect(screen.queryByTestId("plan")).toBeNull());
@@ -144,6 +149,9 @@ describe("memory tabs", () => {
     expect(item).toHaveTextContent("#7 Trip to Lisbon");
     expect(within(item).getByTestId("checkpoint-status")).toHaveTextContent("paused");
     expect(item).toHaveTextContent("Critical: Allergic to peanuts");
+    // A decision says why, when and how sure (anti-compaction 5).
+    expect(within(item).getByTestId("checkpoint-decisions")).toHaveTextContent("Stay in Alfama — because quiet streets (21 Nov 2026");
+    expect(within(item).getByTestId("checkpoint-decisions")).toHaveTextContent("80% sure)");
     await user.click(within(item).getByTestId("checkpoint-done"));
     expect(core.invoked("set_checkpoint_status")[0].args).toEqual({ id: 7, status: "completed" });
     await user.click(within(item).getByTestId("checkpoint-export"));
@@ -192,6 +200,8 @@ describe("memory tabs", () => {
     expect(sent.id).toBe(7);
     expect(sent.body.pending).toEqual(["Book the hotel", "Buy the train tickets"]);
     expect(sent.body.critical_info).toEqual(["Allergic to peanuts"]);
+    // The decision went through the editor as "what — why", keeping when and how sure.
+    expect(sent.body.decisions).toEqual([{ what: "Stay in Alfama", why: "quiet streets", when: "2026-11-21T10:00:00Z", confidence: 0.8 }]);
     expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("Checkpoint #7 saved.");
     expect(screen.queryByTestId("checkpoint-editor")).toBeNull();
     expect(screen.getByTestId("checkpoint")).toHaveTextContent("Pending: Book the hotel · Buy the train tickets");

@@ -23,6 +23,8 @@ export function useChat() {
   };
   const [meter, setMeter] = useState<ContextMeter | null>(null);
   const [plan, setPlan] = useState<PlanItem[]>([]);
+  /** The model's notes for the request it works on, shown beside the plan. */
+  const [scratchpad, setScratchpad] = useState("");
   const [offer, setOffer] = useState<Checkpoint | null>(null);
   const [resumed, setResumed] = useState<Checkpoint | null>(null);
   const [versions, setVersions] = useState<ReplyVersions | null>(null);
@@ -42,6 +44,7 @@ export function useChat() {
   const loadContext = useCallback(() => {
     api.contextMeter().then((m) => setMeter(m ?? null)).catch(() => undefined);
     api.currentPlan().then((items) => setPlan(items ?? [])).catch(() => undefined);
+    api.currentScratchpad().then((text) => setScratchpad(text ?? "")).catch(() => undefined);
     api.continuationOffer().then((o) => setOffer(o ?? null)).catch(() => undefined);
     api.chatIsIncognito().then((on) => setIncognito(Boolean(on))).catch(() => undefined);
   }, []);
@@ -63,6 +66,7 @@ export function useChat() {
         dispatch({ type: "dequeued", text: sentWhileBusy.current.shift() ?? "", localId: ++localId.current });
       }
       if (event.type === "plan_updated") setPlan(event.items);
+      if (event.type === "scratchpad_updated") setScratchpad(event.text);
       // Sidecar answered a request itself before the model added its words: the
       // history has one more message than the outcome will bring.
       if (event.type === "turn_finished" && event.meta?.intent) intentAnswered.current = true;
@@ -129,6 +133,7 @@ export function useChat() {
             // The turn moved on to a new conversation (`/clear`, `/incognito`): show it.
             setMeter(null);
             setPlan([]);
+            setScratchpad("");
             api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
             loadContext();
           }
@@ -270,5 +275,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { shown, state, model, send, retry, regenerate, edit, forgetMessage, learned, setLearned, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
+  return { shown, state, model, send, retry, regenerate, edit, forgetMessage, learned, setLearned, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, scratchpad, offer, resumed, incognito, newChat, newIncognito, reloadChat, acceptOffer, dismissOffer };
 }

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from "react";
 import { api, toCommandError, type Checkpoint } from "../../api";
 import { useStrings } from "../../i18n";
-import type { CheckpointList } from "./checkpoints.strings";
+import { decisionOf, decisionText, type CheckpointList } from "./checkpoints.strings";
 
 const LISTS: CheckpointList[] = [
   "pending",
@@ -21,7 +21,11 @@ export function CheckpointEditor({ checkpoint, onDone }: { checkpoint: Checkpoin
   const [title, setTitle] = useState(body.title);
   const [work, setWork] = useState(body.current_work);
   const [lists, setLists] = useState<Record<CheckpointList, string>>(
-    () => Object.fromEntries(LISTS.map((l) => [l, (body[l] ?? []).join("\n")])) as Record<CheckpointList, string>,
+    () =>
+      Object.fromEntries(LISTS.map((l) => [l, l === "decisions" ? body.decisions.map(decisionText).join("\n") : (body[l] ?? []).join("\n")])) as Record<
+        CheckpointList,
+        string
+      >,
   );
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -29,7 +33,13 @@ export function CheckpointEditor({ checkpoint, onDone }: { checkpoint: Checkpoin
   const save = () => {
     setSaving(true);
     const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
-    const edited = { ...body, title: title.trim(), current_work: work.trim(), ...Object.fromEntries(LISTS.map((l) => [l, lines(lists[l])])) };
+    const edited = {
+      ...body,
+      title: title.trim(),
+      current_work: work.trim(),
+      ...Object.fromEntries(LISTS.map((l) => [l, lines(lists[l])])),
+      decisions: lines(lists.decisions).map((line) => decisionOf(line, body.decisions)),
+    };
     api
       .editCheckpoint(checkpoint.id, edited)
       .then(onDone)
@@ -58,7 +68,7 @@ export function CheckpointEditor({ checkpoint, onDone }: { checkpoint: Checkpoin
       </label>
       {LISTS.map((list) => (
         <label key={list}>
-          {t.checkpointList(list)} <span className="muted small">({t.checkpointOnePerLine})</span>
+          {t.checkpointList(list)} <span className="muted small">({list === "decisions" ? t.checkpointDecisionHint : t.checkpointOnePerLine})</span>
           <textarea
             rows={Math.min(6, Math.max(2, lists[list].split("\n").length))}
             value={lists[list]}

@@ -84,6 +84,16 @@ export function CheckpointList() {
                 <strong>{t.checkpointCompleted}:</strong> {c.body.completed.join(" · ")}
               </p>
             )}
+            {c.body.decisions.length > 0 && (
+              <div className="small" data-testid="checkpoint-decisions">
+                <strong>{t.checkpointList("decisions")}:</strong>
+                <ul>
+                  {c.body.decisions.map((d) => (
+                    <li key={d.what}>{t.checkpointDecision(d)}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             {c.body.critical_info.length > 0 && (
               <p className="small">
                 <strong>{t.checkpointCritical}:</strong> {c.body.critical_info.join(" · ")}

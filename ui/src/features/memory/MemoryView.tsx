@@ -16,6 +16,7 @@ import { CheckpointList } from "./CheckpointList";
 import { FactRow } from "./FactRow";
 import { ForgetAbout } from "./ForgetAbout";
 import { TidyReview } from "./TidyReview";
+import { SuspectLines } from "./SuspectLines";
 import { ProfileEditors } from "./ProfileEditors";
 import { Snippet } from "../chat/Snippet";
 
@@ -236,6 +237,7 @@ function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageI
         </button>
       </form>
       {report && report.facts.length === 0 && <p className="empty-inline">{t.memoryEmpty}</p>}
+      <SuspectLines lines={report?.suspects ?? []} onChanged={reload} onMessage={setMessage} />
       <TidyReview version={version} onChanged={reload} onMessage={setMessage} />
       {(report?.conflicts ?? []).map(({ older, newer }) => (
         <div key={`${older.line}:${newer.line}`} className="info conflict" role="alert" data-testid="fact-conflict">

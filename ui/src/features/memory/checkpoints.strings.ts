@@ -1,7 +1,8 @@
 // Strings of checkpoints: their editor under Memory → Checkpoints, their metadata, and
 // the line under a reply before which one was saved on its own. English and Spanish.
 
-import type { CheckpointBody, Metadata as CheckpointMeta } from "../../types/core";
+import type { CheckpointBody, Decision, Metadata as CheckpointMeta } from "../../types/core";
+import { hm, shortDay } from "../../format";
 
 /** What Sidecar wrote about a checkpoint. */
 export type { CheckpointMeta };
@@ -10,7 +11,27 @@ export type { CheckpointMeta };
  * current work and what Sidecar wrote about it). */
 export type CheckpointList = Exclude<keyof CheckpointBody, "title" | "current_work" | "metadata">;
 
+/** A decision as the list shows it: what, why, when, how sure. */
+function decisionLine(d: Decision, locale: string, because: string, sure: (percent: number) => string): string {
+  const about = [d.when && `${shortDay(d.when, locale)} ${hm(d.when, locale)}`, d.confidence != null && sure(Math.round(d.confidence * 100))].filter(Boolean);
+  return `${d.what}${d.why ? ` — ${because} ${d.why}` : ""}${about.length ? ` (${about.join(", ")})` : ""}`;
+}
+
+/** A decision in the editor: "what — why". */
+export function decisionText(d: Decision): string {
+  return d.why ? `${d.what} — ${d.why}` : d.what;
+}
+
+/** An edited line back to a decision: the same decision keeps its time and sureness. */
+export function decisionOf(line: string, before: Decision[]): Decision {
+  const [what, ...why] = line.split(" — ");
+  const same = before.find((d) => d.what.trim().toLowerCase() === what.trim().toLowerCase());
+  return { what: what.trim(), why: why.join(" — ").trim() || null, when: same?.when ?? null, confidence: same?.confidence ?? null };
+}
+
 export const checkpointsEn = {
+  checkpointDecision: (d: Decision) => decisionLine(d, "en-GB", "because", (p) => `${p}% sure`),
+  checkpointDecisionHint: "One per line: what was decided — why",
   checkpointEdit: "Edit",
   checkpointEditTitle: (id: number) => `Edit checkpoint #${id}`,
   checkpointFieldTitle: "Title",
@@ -41,6 +62,8 @@ export const checkpointsEn = {
 };
 
 export const checkpointsEs: typeof checkpointsEn = {
+  checkpointDecision: (d: Decision) => decisionLine(d, "es-ES", "porque", (p) => `${p} % de seguridad`),
+  checkpointDecisionHint: "Una por línea: lo decidido — por qué",
   checkpointEdit: "Editar",
   checkpointEditTitle: (id: number) => `Editar el punto de control #${id}`,
   checkpointFieldTitle: "Título",

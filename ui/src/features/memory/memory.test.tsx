@@ -14,6 +14,7 @@ const report: MemoryReport = {
   problems: [{ line: 9, text: "- likes jazz", reason: "missing [weight:N]" }],
   conflicts: [],
   origins: [{ line: 6, message_id: 41 }],
+  suspects: [],
 };
 
 describe("memory view", () => {

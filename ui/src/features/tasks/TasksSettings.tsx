@@ -300,6 +300,11 @@ export function TasksSettings() {
           {t.tasksDemoOnly}
         </p>
       )}
+      {page?.waiting_for_power && (
+        <p className="info" role="note" data-testid="tasks-power">
+          {page.waiting_for_power}
+        </p>
+      )}
       {page && (
         <p className="small muted" data-testid="tasks-today">
           {t.tasksToday(...page.tokens_today)} {t.tasksNotified(...page.notified_today)}

@@ -22,6 +22,7 @@ function page(tasks: TaskView[], demo_only = false): TasksPage {
     brief_default: "07:30",
     brief_place: null,
     brief_weather: false,
+    waiting_for_power: null,
   };
 }
 
