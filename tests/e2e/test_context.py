@@ -12,7 +12,8 @@ DIGEST = json.dumps({
     "summary": "Planning a trip to Lisbon",
     "checkpoint": {"title": "Trip to Lisbon", "current_work": "Choosing a hotel near Alfama",
                    "completed": ["Flights booked for 3 May"], "pending": ["Book the hotel"],
-                   "decisions": [], "successful_approaches": ["Filtering by quiet rooms"],
+                   "decisions": [{"what": "Stay near Alfama", "why": "the streets are quiet", "confidence": 0.8}],
+                   "successful_approaches": ["Filtering by quiet rooms"],
                    "failed_approaches": ["The map view: it showed no prices"], "user_preferences": ["Quiet rooms"],
                    "critical_info": ["Allergic to peanuts"]},
     "facts": [],
@@ -36,6 +37,7 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         text_reply("Flights booked for 3 May. Shall we look at hotels?"),
         text_reply(DIGEST),
         tool_reply(("plan_1", "update_plan", PLAN)),
+        tool_reply(("note_1", "write_scratchpad", json.dumps({"text": "Alfama Inn: 120 € a night\nCasa Baixa: 95 € a night"}))),
         text_reply("Comparing prices now."),
     ])
     config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
@@ -74,6 +76,9 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         # reply ends with what is done and what is left.
         wait_until(lambda: "Left to do" in assistant_texts(session)[-1], 20, "no summary of what is left")
         assert "Book the hotel" in assistant_texts(session)[-1], assistant_texts(session)[-1]
+        # The model's notes show beside the plan while its steps are open.
+        notes = session.texts("[data-testid=plan-notes]")
+        assert notes and "Casa Baixa: 95 € a night" in notes[0], notes
         desktop.screenshot("plan-and-meter")
 
         session.click(session.find("[data-testid=nav-memory]"))
@@ -84,6 +89,9 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         wait_until(lambda: session.find_all("[data-testid=checkpoint-message]"), 30, "no export message")
         exported = data / "exports" / "checkpoint-1.md"
         assert exported.read_text().startswith("# Trip to Lisbon")
+        # A decision says why, when and how sure.
+        decided = session.texts("[data-testid=checkpoint-decisions]")[0]
+        assert "Stay near Alfama — because the streets are quiet (" in decided and "80% sure)" in decided, decided
         worked = session.texts("[data-testid=checkpoint-successful_approaches]")[0]
         assert worked == "Approaches that worked: Filtering by quiet rooms", worked
         session.click(session.find("[data-testid=checkpoints-export-all]"))

@@ -36,6 +36,10 @@ impl Tool for WriteScratchpad {
         true
     }
 
+    fn title(&self, lang: sidecar_domain::Lang) -> String {
+        lang.pick("Keep working notes", "Tomar notas de trabajo").into()
+    }
+
     fn description(&self) -> &'static str {
         "Keep short working notes for the request you are on (findings, numbers, what to check next). They stay in your context until the request is done, beside your plan, and the user sees them. Not for facts about the user: use remember_fact for those."
     }
