@@ -6,6 +6,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+# How Sidecar's planning request begins (crates/testkit's PLANNING_STARTS).
+PLANNING_STARTS = "You plan a request before anyone works on it."
+
+
 def chunk(delta=None, finish=None, usage=None):
     body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
             "choices": [] if delta is None and finish is None else
@@ -30,8 +34,12 @@ def tool_reply(*calls):
 
 
 class ScriptedLlm:
-    def __init__(self, replies, status=200, delay=0.03, port=0):
+    def __init__(self, replies, status=200, delay=0.03, port=0, plans=False):
+        """`plans`: Sidecar's planning request (a request of several steps is planned
+        alone before its first step) is scripted and recorded like any; otherwise it is
+        answered with no plan, out of the script."""
         self.replies = list(replies)
+        self.plans = plans
         self.requests = []
         self.headers = []
         self.status = status
@@ -53,7 +61,17 @@ class ScriptedLlm:
 
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
-                outer.requests.append(json.loads(self.rfile.read(length) or b"{}"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                first = (body.get("messages") or [{}])[0].get("content")
+                if not outer.plans and isinstance(first, str) and first.startswith(PLANNING_STARTS):
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.end_headers()
+                    self.wfile.write(f"data: {json.dumps(chunk({'content': 'No plan.'}))}\n\n".encode())
+                    self.wfile.write(f"data: {json.dumps(chunk(finish='stop'))}\n\ndata: [DONE]\n\n".encode())
+                    self.wfile.flush()
+                    return
+                outer.requests.append(body)
                 outer.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if outer.status != 200:
                     body = json.dumps({"error": {"message": "scripted failure"}}).encode()

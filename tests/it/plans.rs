@@ -12,6 +12,11 @@ use sidecar_store::PlanOutcome;
 use crate::support::plan_tasks::{self, Behaviour, Task};
 use crate::support::{late_block, ScriptedServer};
 
+/// The tools a request offered, by name.
+fn offered(request: &serde_json::Value) -> Vec<String> {
+    request["tools"].as_array().map(|t| t.iter().map(|t| t["function"]["name"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
+}
+
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
     // A morning that runs on: "today at 16" is still ahead whatever hour the tests run.
     let started = std::time::Instant::now();
@@ -161,25 +166,29 @@ async fn a_twelve_step_plan_with_a_dependency_finishes_without_being_told_to_go_
     }
 }
 
-/// The scratchpad (context engineering 16): notes the model writes while it works come
-/// back whole in the tool's result (never cleared within the turn), ride beside the plan in
-/// the per-turn block from the next turn on, show in the plan panel (an event, and the
-/// current notes after a restart), and go with the plan: kept while its steps are open,
-/// gone at the end of the turn that finishes it. Notes written with no plan last the turn.
+/// The scratchpad (context engineering 16): offered while a plan is open, the notes the
+/// model writes come back whole in the tool's result (never cleared within the turn), ride
+/// beside the plan in the per-turn block from the next turn on, show in the plan panel (an
+/// event, and the current notes after a restart), and go with the plan: kept while its
+/// steps are open, gone at the end of the turn that finishes it.
 #[tokio::test]
 async fn the_scratchpad_rides_with_the_plan_and_goes_with_it() {
     use crate::support::{reply_events, stream, tool_call_events};
+    let planned = r#"{"steps": [{"text": "Compare hotels"}, {"text": "Book the cheaper one", "after": [1]}]}"#;
     let plan = |first: &str, second: &str| {
-        serde_json::json!({"items": [{"text": "Compare hotels", "status": first}, {"text": "Book the cheaper one", "status": second}]}).to_string()
+        serde_json::json!({"items": [{"text": "Compare hotels", "status": first}, {"text": "Book the cheaper one", "status": second, "after": [1]}]})
+            .to_string()
     };
-    let server = ScriptedServer::start(vec![
-        // A turn with no plan: notes for itself alone.
-        stream(tool_call_events(&[("n1", "write_scratchpad", r#"{"text": "Train at 9:10"}"#)])),
-        stream(tool_call_events(&[("n2", "write_scratchpad", r#"{"text": "Platform 4", "append": true}"#)])),
-        stream(reply_events(&["The 9:10 train, platform 4."])),
-        stream(reply_events(&["Which hotels?"])),
+    let server = ScriptedServer::start_planning(vec![
+        stream(reply_events(&[planned])),
+        stream(tool_call_events(&[("n1", "write_scratchpad", r#"{"text": "Hotel Alfama: 120 € a night"}"#)])),
+        stream(tool_call_events(&[("n2", "write_scratchpad", r#"{"text": "Hotel Baixa: 95 € a night", "append": true}"#)])),
+        stream(tool_call_events(&[("p2", "update_plan", &plan("done", "pending"))])),
+        // It stops to ask, and asked to go on, asks again: the turn ends with a step open.
         stream(reply_events(&["Baixa is cheaper; shall I book it?"])),
-        // The turn that finishes the plan.
+        stream(reply_events(&["Shall I book Baixa?"])),
+        // The next turns: one that reads the notes, one that finishes the plan, one after.
+        stream(reply_events(&["Baixa, at 95 € a night."])),
         stream(tool_call_events(&[("p3", "update_plan", &plan("done", "done"))])),
         stream(reply_events(&["Booked."])),
         stream(reply_events(&["Anything else?"])),
@@ -188,43 +197,103 @@ async fn the_scratchpad_rides_with_the_plan_and_goes_with_it() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
     let mut events = core.events().subscribe();
-    core.send("When is the train?").await.unwrap();
+    core.send("Compare the two hotels and then book the cheaper one").await.unwrap();
     let requests = server.requests.lock().unwrap().clone();
+    assert!(offered(&requests[1]).contains(&"write_scratchpad".to_string()), "offered beside the plan");
+    // Within the turn the model reads its notes in the tool's result, whole.
     let results: Vec<String> =
-        requests[2]["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
-    assert!(results.last().unwrap().ends_with("Train at 9:10\nPlatform 4"), "within the turn, in the tool's result: {results:?}");
-    assert_eq!(core.context().scratchpad().await.unwrap(), "", "no plan: the notes last the turn alone");
+        requests[3]["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
+    assert!(results.last().unwrap().ends_with("Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night"), "{results:?}");
     let mut shown = Vec::new();
     while let Ok(event) = events.try_recv() {
         if let sidecar::CoreEvent::Chat(sidecar_agent::ChatEvent::ScratchpadUpdated { text, .. }) = event {
             shown.push(text);
         }
     }
-    assert_eq!(shown, ["Train at 9:10", "Train at 9:10\nPlatform 4", ""], "the panel shows them, then they go");
-
-    // A turn leaves a plan with a step open and its notes (as a turn the user stopped would).
-    core.send("Compare the two hotels and book the cheaper").await.unwrap();
-    let run = |name: &str, arguments: String| {
-        let tools = core.tools();
-        let call = sidecar_llm::ToolCall { id: "t".into(), name: name.into(), arguments };
-        async move { tools.run(&call, sidecar_tools::CallScope::default()).await }
-    };
-    run("update_plan", plan("done", "pending")).await;
-    run("write_scratchpad", r#"{"text": "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night"}"#.to_string()).await;
-    core.shutdown().await;
-    drop(core);
+    assert_eq!(shown, ["Hotel Alfama: 120 € a night", "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night"], "the panel shows them");
 
     // A step is open: the notes stay with the conversation, after a restart too, and the
     // next turn reads them beside the plan.
+    core.shutdown().await;
+    drop(core);
     let core = open(dir.path(), &server.base_url).await;
     assert_eq!(core.context().scratchpad().await.unwrap(), "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night");
     core.send("Which was cheaper?").await.unwrap();
-    assert_eq!(core.context().scratchpad().await.unwrap(), "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night", "an open plan keeps them");
-    let next = late_block(&server.requests.lock().unwrap()[4]);
+    let next = late_block(&server.requests.lock().unwrap()[6]);
     assert!(next.contains("<scratchpad>") && next.contains("Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night"), "{next}");
     assert!(next.contains("<plan>"), "beside the plan: {next}");
+    assert_eq!(core.context().scratchpad().await.unwrap(), "Hotel Alfama: 120 € a night\nHotel Baixa: 95 € a night", "an open plan keeps them");
     core.send("Yes, book it").await.unwrap();
     assert_eq!(core.context().scratchpad().await.unwrap(), "", "the plan is done: its notes went with it");
     core.send("Thanks").await.unwrap();
-    assert!(!late_block(&server.requests.lock().unwrap()[7]).contains("<scratchpad>"));
+    let after = server.requests.lock().unwrap()[9].clone();
+    assert!(!late_block(&after).contains("<scratchpad>"));
+    assert!(!offered(&after).contains(&"write_scratchpad".to_string()), "no plan open: no scratchpad offered");
+}
+
+/// A request of several steps is planned in a request of its own before the first step
+/// (agent mode 10): no tools offered, the steps capped at a batch of tool calls each; the
+/// plan is saved and shown before any step runs, and the turn carries it as its own. A
+/// planner answer with no plan, or one over the cap of steps, leaves the request one plain
+/// task, as before (the model may still plan as it goes).
+#[tokio::test]
+async fn a_request_of_several_steps_is_planned_first_and_a_failed_plan_runs_as_one_task() {
+    use crate::support::{reply_events, stream, tool_call_events};
+    let planned = r#"{"steps": [{"text": "Find the train times to Porto"}, {"text": "Remind me of the 9:10 train", "after": [1]}]}"#;
+    let done = serde_json::json!({"items": [
+        {"text": "Find the train times to Porto", "status": "done", "result": "9:10 and 11:40"},
+        {"text": "Remind me of the 9:10 train", "status": "done"}
+    ]})
+    .to_string();
+    let too_many = serde_json::json!({"steps": (0..21).map(|n| serde_json::json!({"text": format!("step {n}")})).collect::<Vec<_>>()}).to_string();
+    let server = ScriptedServer::start_planning(vec![
+        stream(reply_events(&[planned])),
+        stream(tool_call_events(&[("p1", "update_plan", &done)])),
+        stream(reply_events(&["Trains at 9:10 and 11:40."])),
+        // The planner answers in words: the request is one plain task.
+        stream(reply_events(&["I'll just do it."])),
+        stream(reply_events(&["Done, plainly."])),
+        // The planner's plan is over the cap of steps: one plain task again.
+        stream(reply_events(&[&too_many])),
+        stream(reply_events(&["Done, plainly again."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
+    let outcome = core.send("Find the train times to Porto and then set a reminder for the 9:10 train").await.unwrap();
+    let requests = server.requests.lock().unwrap().clone();
+    let planning = &requests[0];
+    assert!(planning["tools"].as_array().is_none_or(|t| t.is_empty()), "the planning request offers no tools");
+    let asked = planning["messages"][0]["content"].as_str().unwrap();
+    assert!(asked.contains("at most 8 tool calls") && asked.contains("at most 20 steps"), "{asked}");
+    // The plan is shown before the first step, and the first call works from it.
+    let first = late_block(&requests[1]);
+    assert!(first.contains("[>] Find the train times to Porto\n[ ] Remind me of the 9:10 train (after 1)"), "{first}");
+    assert!(!first.contains(sidecar_agent::PLAN_HINT), "planned already: not asked to plan");
+    let mut order = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        match event {
+            sidecar::CoreEvent::Chat(sidecar_agent::ChatEvent::PlanUpdated { items, .. }) => order.push(format!("plan {}", items.len())),
+            sidecar::CoreEvent::Chat(sidecar_agent::ChatEvent::ToolStarted { name, .. }) => order.push(name),
+            _ => {}
+        }
+    }
+    assert_eq!(order.first().map(String::as_str), Some("plan 2"), "shown before any step: {order:?}");
+    assert_eq!(outcome.meta.plan, Some(PlanOutcome::Finished), "the turn carried the plan as its own");
+    assert!(outcome.reply.contains("✓ Find the train times to Porto: 9:10 and 11:40"), "{}", outcome.reply);
+
+    for (request, reply) in [
+        ("Check the weather in Lisbon and then remind me to pack an umbrella", "Done, plainly."),
+        ("Search the ferry times and then book a table", "Done, plainly again."),
+    ] {
+        let before = server.request_count();
+        let outcome = core.send(request).await.unwrap();
+        assert_eq!(outcome.reply, reply);
+        let requests = server.requests.lock().unwrap().clone();
+        assert_eq!(requests.len(), before + 2, "one planning request, one plain turn");
+        let plain = late_block(&requests[before + 1]);
+        assert!(plain.contains(sidecar_agent::PLAN_HINT) && !plain.contains("[>]"), "one plain task, free to plan as it goes: {plain}");
+        assert!(!sidecar_agent::plan_is_open(&core.context().plan().await.unwrap()), "no plan was made");
+    }
 }

@@ -194,7 +194,7 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
     // A mail read in an earlier turn and still in the prompt is read by this one too.
     let carried = carries_strangers_words(&prompt, context.tools);
     let (mut turn, mut effects) = Turn::start(prompt, context.rules.limits);
-    turn.plan_at_start(context.plans.items());
+    turn.plan_at_start(context.plans.items(), context.plans.take_fresh());
     let mut ledger = Ledger {
         meta: MessageMeta::default(),
         visible: String::new(),

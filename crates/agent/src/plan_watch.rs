@@ -44,6 +44,11 @@ impl PlanWatch {
         Self { items, ..Self::default() }
     }
 
+    /// A plan made for this turn before its first call: the turn's own from the start.
+    pub(crate) fn made_for_this_turn(items: Vec<PlanItem>) -> Self {
+        Self { items, touched: true, ..Self::default() }
+    }
+
     /// The plan as it stands after a round of tools.
     pub(crate) fn observe(&mut self, items: Vec<PlanItem>) {
         if items != self.items {

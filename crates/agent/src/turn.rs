@@ -174,9 +174,9 @@ impl Turn {
         self.iterations
     }
 
-    /// The conversation's plan as the turn starts.
-    pub(crate) fn plan_at_start(&mut self, items: Vec<PlanItem>) {
-        self.plan = PlanWatch::new(items);
+    /// The conversation's plan as the turn starts; `fresh` when it was made for this turn.
+    pub(crate) fn plan_at_start(&mut self, items: Vec<PlanItem>, fresh: bool) {
+        self.plan = if fresh { PlanWatch::made_for_this_turn(items) } else { PlanWatch::new(items) };
     }
 
     /// The plan after a round of tools (before `ToolsFinished` is handled). A step

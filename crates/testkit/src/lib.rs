@@ -20,7 +20,7 @@ mod events;
 mod scripted;
 
 pub use events::{anthropic_frame, delta, finish, reply_events, stream, tool_call_events, usage};
-pub use scripted::{read_request, Recorded, Reply, ScriptedServer};
+pub use scripted::{read_request, Recorded, Reply, ScriptedServer, PLANNING_STARTS};
 
 /// The venv's Python, for the fixture servers written in Python: `SIDECAR_TEST_PYTHON`,
 /// else the workspace's `.venv` that `make test` creates.

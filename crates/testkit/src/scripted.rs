@@ -29,6 +29,24 @@ pub enum Reply {
     StallAfter { events: Vec<String> },
 }
 
+/// How Sidecar's planning request begins (`sidecar_agent`'s planner asks a request of
+/// several steps to be planned alone before its first step). A scripted server answers
+/// it with no plan, unrecorded and out of its script, unless made with
+/// [`ScriptedServer::start_planning`]: a test scripts the planning only when it is about it.
+pub const PLANNING_STARTS: &str = "You plan a request before anyone works on it.";
+
+/// Whether `body` is Sidecar's planning request.
+fn is_planning(body: &serde_json::Value) -> bool {
+    body["messages"][0]["content"].as_str().is_some_and(|c| c.starts_with(PLANNING_STARTS))
+}
+
+/// The answer to a planning request no test scripted: words, so the request runs unplanned.
+fn no_plan() -> Reply {
+    let said =
+        |delta: serde_json::Value, finish: Option<&str>| serde_json::json!({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}).to_string();
+    Reply::Stream { events: vec![said(serde_json::json!({"content": "No plan."}), None), said(serde_json::json!({}), Some("stop"))], delay: Duration::ZERO }
+}
+
 /// A recorded request: its body as JSON.
 pub type Recorded = Arc<Mutex<Vec<serde_json::Value>>>;
 
@@ -41,8 +59,18 @@ pub struct ScriptedServer {
 }
 
 impl ScriptedServer {
-    /// Serves `replies` in order, one per request; the last one repeats.
+    /// Serves `replies` in order, one per request; the last one repeats. A planning
+    /// request is answered with no plan, out of the script (see [`PLANNING_STARTS`]).
     pub async fn start(replies: Vec<Reply>) -> Self {
+        Self::serving(replies, false).await
+    }
+
+    /// As [`ScriptedServer::start`], the planning request scripted and recorded like any.
+    pub async fn start_planning(replies: Vec<Reply>) -> Self {
+        Self::serving(replies, true).await
+    }
+
+    async fn serving(replies: Vec<Reply>, plans: bool) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let requests: Recorded = Arc::default();
@@ -57,7 +85,7 @@ impl ScriptedServer {
                 let (replies, next) = (replies.clone(), next.clone());
                 let recorded = recorded.clone();
                 let seen_heads = seen_heads.clone();
-                tokio::spawn(async move { serve(socket, &replies, &next, recorded, seen_heads).await });
+                tokio::spawn(async move { serve(socket, &replies, &next, recorded, seen_heads, plans).await });
             }
         });
         Self { base_url: format!("http://127.0.0.1:{port}/v1"), requests, heads }
@@ -79,6 +107,9 @@ impl ScriptedServer {
                 tokio::spawn(async move {
                     let Some((_, body)) = read_request(&mut socket).await else { return };
                     let json = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+                    if is_planning(&json) {
+                        return write_reply(socket, no_plan()).await;
+                    }
                     let reply = respond(&json);
                     recorded.lock().unwrap().push(json);
                     write_reply(socket, reply).await;
@@ -99,8 +130,18 @@ impl ScriptedServer {
 
 /// Serves one request: a model list for a GET (a provider check, like a real server's
 /// `/models`), else the next scripted reply, in the order requests arrive.
-async fn serve(mut socket: TcpStream, replies: &[Reply], next: &std::sync::atomic::AtomicUsize, recorded: Recorded, heads: Arc<Mutex<Vec<String>>>) {
+async fn serve(
+    mut socket: TcpStream,
+    replies: &[Reply],
+    next: &std::sync::atomic::AtomicUsize,
+    recorded: Recorded,
+    heads: Arc<Mutex<Vec<String>>>,
+    plans: bool,
+) {
     let Some((head, body)) = read_request(&mut socket).await else { return };
+    if !plans && is_planning(&serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null)) {
+        return write_reply(socket, no_plan()).await;
+    }
     if head.starts_with("get ") {
         let list = r#"{"object":"list","data":[{"id":"scripted","object":"model"}]}"#;
         let response = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{list}", list.len());

@@ -15,6 +15,7 @@ pub(crate) mod fit;
 pub(crate) mod meter;
 pub(crate) mod plan;
 pub(crate) mod plan_item;
+pub(crate) mod planner;
 pub(crate) mod resume;
 pub(crate) mod rows;
 pub(crate) mod scratchpad;

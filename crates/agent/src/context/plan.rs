@@ -121,6 +121,9 @@ pub struct PlanBoard {
     store: Store,
     events: Emitter<ChatEvent>,
     current: Mutex<Option<Focus>>,
+    /// The plan was made for the turn about to run (by the planning request): the turn
+    /// carries it as its own.
+    fresh: std::sync::atomic::AtomicBool,
 }
 
 /// The focused conversation's plan and notes.
@@ -132,7 +135,7 @@ struct Focus {
 
 impl PlanBoard {
     pub fn new(store: Store, events: Emitter<ChatEvent>) -> Self {
-        Self { store, events, current: Mutex::new(None) }
+        Self { store, events, current: Mutex::new(None), fresh: std::sync::atomic::AtomicBool::new(false) }
     }
 
     /// Loads `conversation_id`'s plan and notes and makes them the ones the tools change.
@@ -141,6 +144,16 @@ impl PlanBoard {
         let scratchpad = self.store.context().scratchpad(conversation_id).await?;
         *self.current.lock().expect("plan lock") = Some(Focus { conversation_id, items: items.clone(), scratchpad });
         Ok(items)
+    }
+
+    /// The plan now focused was made for the turn about to run.
+    pub(crate) fn made_this_turn(&self) {
+        self.fresh.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the plan was made for this turn (asked once, as the turn starts).
+    pub(crate) fn take_fresh(&self) -> bool {
+        self.fresh.swap(false, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The focused plan's steps.

@@ -513,6 +513,24 @@ impl ConversationService {
         }
     }
 
+    /// A request of several steps, with no plan open, is planned in a request of its own
+    /// before its first step (agent mode 10); when that fails it runs as one plain task.
+    async fn plan_before(&self, conversation_id: i64, request: &str, chain: &sidecar_llm::Chain, tools: &sidecar_tools::ToolRegistry) {
+        let names = tools.names();
+        if !chain.sends_tools() || !names.contains(&crate::context::plan_item::PLAN_TOOL) || !crate::complexity::is_complex(request) {
+            return;
+        }
+        let plans = self.with.context.plans();
+        match plans.focus(conversation_id).await {
+            Ok(items) if !crate::context::plan::is_open(&items) => {}
+            _ => return,
+        }
+        match crate::context::planner::plan_before(&self.with.models, plans, chain, conversation_id, request, &names).await {
+            Ok(steps) => tracing::info!(steps, "a plan was made in a request of its own before the first step"),
+            Err(reason) => tracing::info!(%reason, "the request runs as one plain task, unplanned"),
+        }
+    }
+
     async fn run_turn(&self, conversation_id: i64, asked: Asked, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
         let settings = self.with.models.settings();
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
@@ -532,6 +550,15 @@ impl ConversationService {
         let incognito = self.with.store.conversations().is_incognito(conversation_id).await?;
         // An incognito chat saves no fact: the model is not offered the tool, and told why.
         let offered = if incognito { Arc::new(self.tools().without(INCOGNITO_WITHOUT)) } else { self.tools() };
+        let request = recent.iter().find(|m| m.id == asked.message_id).map(|m| m.content.clone()).unwrap_or_default();
+        tokio::select! {
+            () = self.plan_before(conversation_id, &request, &chain, &offered) => {}
+            _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
+        }
+        // The scratchpad is kept beside a plan: offered while one is open, not on every turn
+        // (and left out before the choice, so it takes no other tool's room).
+        let planning = crate::context::plan::is_open(&self.with.context.plans().focus(conversation_id).await?);
+        let offered = if planning { offered } else { Arc::new(offered.without(crate::context::scratchpad::NAME)) };
         let tools = Arc::new(self.with.chooser.choose(&offered, conversation_id, &recent).await);
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
