@@ -33,8 +33,21 @@ fn main() {
     store.reload().unwrap();
     let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 7).unwrap();
 
+    // A line never read before goes through the rules; one read before is remembered.
+    let first = median(
+        (0..ROUNDS)
+            .map(|round| {
+                let lines: Vec<String> = (0..200).map(|n| format!("Le gusta la receta {round}-{n} de la abuela, con aceite de oliva")).collect();
+                let start = Instant::now();
+                for line in &lines {
+                    std::hint::black_box(reads_as_instructions(line));
+                }
+                start.elapsed() / 200
+            })
+            .collect(),
+    );
     let line = "Le gusta la receta número 12 de la abuela, con aceite de oliva";
-    let one = median(
+    let again = median(
         (0..ROUNDS)
             .map(|_| {
                 let start = Instant::now();
@@ -64,7 +77,7 @@ fn main() {
             .collect(),
     );
     println!("knowledge screening (median of {ROUNDS}):");
-    println!("  one line read by the rules: {:.1} µs", one.as_secs_f64() * 1e6);
+    println!("  a new line read by the rules: {:.1} µs; a line read before: {:.2} µs", first.as_secs_f64() * 1e6, again.as_secs_f64() * 1e6);
     println!("  the held lines of {} facts: {:.2} ms", FACTS + 1, held.as_secs_f64() * 1e3);
     println!("  the prompt's knowledge from them (screened): {:.2} ms", prompt.as_secs_f64() * 1e3);
 }

@@ -37,8 +37,11 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         text_reply("Flights booked for 3 May. Shall we look at hotels?"),
         text_reply(DIGEST),
         tool_reply(("plan_1", "update_plan", PLAN)),
-        tool_reply(("note_1", "write_scratchpad", json.dumps({"text": "Alfama Inn: 120 € a night\nCasa Baixa: 95 € a night"}))),
         text_reply("Comparing prices now."),
+        text_reply("Comparing prices now."),
+        # The next turn, with the plan open: the model keeps notes beside it.
+        tool_reply(("note_1", "write_scratchpad", json.dumps({"text": "Alfama Inn: 120 € a night\nCasa Baixa: 95 € a night"}))),
+        text_reply("Noted both prices."),
     ])
     config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
     data = tmp_path / "data"
@@ -76,7 +79,9 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         # reply ends with what is done and what is left.
         wait_until(lambda: "Left to do" in assistant_texts(session)[-1], 20, "no summary of what is left")
         assert "Book the hotel" in assistant_texts(session)[-1], assistant_texts(session)[-1]
-        # The model's notes show beside the plan while its steps are open.
+        # With the plan open, the model keeps notes beside it; they show in the plan panel.
+        say(session, "Note the two prices", len(assistant_texts(session)))
+        wait_until(lambda: session.find_all("[data-testid=plan-notes]"), 10, "no notes beside the plan")
         notes = session.texts("[data-testid=plan-notes]")
         assert notes and "Casa Baixa: 95 € a night" in notes[0], notes
         desktop.screenshot("plan-and-meter")

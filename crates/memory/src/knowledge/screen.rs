@@ -97,8 +97,24 @@ const RULES: &[(Injection, &str)] = &[
 static COMPILED: LazyLock<Vec<(Injection, Regex)>> =
     LazyLock::new(|| RULES.iter().map(|(kind, rule)| (*kind, Regex::new(&format!("(?m){rule}")).expect("valid screen rule"))).collect());
 
+/// Lines already read, by their words: every prompt reads every line of the knowledge
+/// files, and they rarely change (a learnings.md of 1,000 facts took 37 ms a prompt in a
+/// debug build before this).
+/// Keyed by the words themselves, not a hash: a crafted collision must not let a line in.
+static READ: sidecar_domain::Memo<String, Option<Injection>> = sidecar_domain::Memo::new(20_000);
+
 /// Why `text` reads as instructions from somewhere else, if it does.
 pub fn reads_as_instructions(text: &str) -> Option<Injection> {
+    let key = text.to_string();
+    if let Some(read) = READ.get(&key) {
+        return read;
+    }
+    let read = screen(text);
+    READ.insert(key, read);
+    read
+}
+
+fn screen(text: &str) -> Option<Injection> {
     if text.chars().any(hidden) {
         return Some(Injection::Hidden);
     }
