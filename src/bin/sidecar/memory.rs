@@ -138,8 +138,10 @@ async fn embed_all(companion: &Companion) {
 pub(crate) fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {
     let facts = companion.knowledge().facts();
     let problems = companion.knowledge().malformed();
+    // Lines that read as instructions from elsewhere are held out of the prompt (Bug 6).
+    let suspects = companion.knowledge().suspect_lines();
     if json {
-        println!("{}", serde_json::to_string_pretty(&json!({"facts": facts, "problems": problems}))?);
+        println!("{}", serde_json::to_string_pretty(&json!({"facts": facts, "problems": problems, "suspects": suspects}))?);
         return Ok(0);
     }
     if facts.is_empty() {
@@ -150,6 +152,16 @@ pub(crate) fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {
     }
     for p in &problems {
         eprintln!("learnings.md line {} not understood ({}): {}", p.line, p.reason, p.text);
+    }
+    for s in &suspects {
+        let why = serde_json::to_value(s.reason)?;
+        eprintln!(
+            "{} line {} is not read by Sidecar: it reads as instructions from somewhere else ({}): {}. Keep it or remove it in the window's Memory, or edit the file.",
+            s.file.name(),
+            s.line,
+            why.as_str().unwrap_or_default().replace('_', " "),
+            s.text
+        );
     }
     Ok(0)
 }
