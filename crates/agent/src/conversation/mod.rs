@@ -515,19 +515,31 @@ impl ConversationService {
 
     /// A request of several steps, with no plan open, is planned in a request of its own
     /// before its first step (agent mode 10); when that fails it runs as one plain task.
-    async fn plan_before(&self, conversation_id: i64, request: &str, chain: &sidecar_llm::Chain, tools: &sidecar_tools::ToolRegistry) {
+    /// Whether a plan is open for the turn, either way.
+    async fn plan_before(
+        &self,
+        conversation_id: i64,
+        request: &str,
+        chain: &sidecar_llm::Chain,
+        tools: &sidecar_tools::ToolRegistry,
+    ) -> Result<bool, TurnError> {
+        let plans = self.with.context.plans();
+        if crate::context::plan::is_open(&plans.focus(conversation_id).await?) {
+            return Ok(true);
+        }
         let names = tools.names();
         if !chain.sends_tools() || !names.contains(&crate::context::plan_item::PLAN_TOOL) || !crate::complexity::is_complex(request) {
-            return;
-        }
-        let plans = self.with.context.plans();
-        match plans.focus(conversation_id).await {
-            Ok(items) if !crate::context::plan::is_open(&items) => {}
-            _ => return,
+            return Ok(false);
         }
         match crate::context::planner::plan_before(&self.with.models, plans, chain, conversation_id, request, &names).await {
-            Ok(steps) => tracing::info!(steps, "a plan was made in a request of its own before the first step"),
-            Err(reason) => tracing::info!(%reason, "the request runs as one plain task, unplanned"),
+            Ok(steps) => {
+                tracing::info!(steps, "a plan was made in a request of its own before the first step");
+                Ok(true)
+            }
+            Err(reason) => {
+                tracing::info!(%reason, "the request runs as one plain task, unplanned");
+                Ok(false)
+            }
         }
     }
 
@@ -551,13 +563,12 @@ impl ConversationService {
         // An incognito chat saves no fact: the model is not offered the tool, and told why.
         let offered = if incognito { Arc::new(self.tools().without(INCOGNITO_WITHOUT)) } else { self.tools() };
         let request = recent.iter().find(|m| m.id == asked.message_id).map(|m| m.content.clone()).unwrap_or_default();
-        tokio::select! {
-            () = self.plan_before(conversation_id, &request, &chain, &offered) => {}
+        let planning = tokio::select! {
+            planning = self.plan_before(conversation_id, &request, &chain, &offered) => planning?,
             _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
-        }
+        };
         // The scratchpad is kept beside a plan: offered while one is open, not on every turn
         // (and left out before the choice, so it takes no other tool's room).
-        let planning = crate::context::plan::is_open(&self.with.context.plans().focus(conversation_id).await?);
         let offered = if planning { offered } else { Arc::new(offered.without(crate::context::scratchpad::NAME)) };
         let tools = Arc::new(self.with.chooser.choose(&offered, conversation_id, &recent).await);
         // Folding old turns may call the model: Stop works here too.

@@ -60,16 +60,9 @@ impl KnowledgeStore {
         let kept = self.kept_as_written();
         let mut held = Vec::new();
         for file in [KnowledgeFile::Soul, KnowledgeFile::User] {
-            let text = self.profile(file.profile().expect("a profile file")).map(|(text, _)| text).unwrap_or_default();
-            held.extend(suspects_in(file, &text, &kept));
+            held.extend(suspects_in(file, &self.profile_text(file), &kept));
         }
-        self.read(|doc| {
-            for (index, _, fact) in doc.facts() {
-                if let Some(reason) = reads_as_instructions(&fact.text).filter(|_| !kept.contains(&super::sources::key(&fact.text))) {
-                    held.push(SuspectLine { file: KnowledgeFile::Learnings, line: index + 1, text: fact.text.clone(), reason });
-                }
-            }
-        });
+        held.extend(self.read(|doc| suspect_facts(doc, &kept)));
         held
     }
 
@@ -102,7 +95,7 @@ impl KnowledgeStore {
         let kept = self.kept_as_written();
         let mut held = 0;
         let mut clean = |file: KnowledgeFile| {
-            let text = self.profile(file.profile().expect("a profile file")).map(|(text, _)| text).unwrap_or_default();
+            let text = self.profile_text(file);
             let out = suspects_in(file, &text, &kept);
             held += out.len();
             without(&text, &out)
@@ -110,11 +103,8 @@ impl KnowledgeStore {
         let soul = clean(KnowledgeFile::Soul);
         let user = clean(KnowledgeFile::User);
         let chosen = self.read(|doc| {
-            let left_out: Vec<usize> = doc
-                .facts()
-                .filter(|(_, _, fact)| reads_as_instructions(&fact.text).is_some() && !kept.contains(&super::sources::key(&fact.text)))
-                .map(|(index, _, _)| index)
-                .collect();
+            // As `suspect_lines` numbers them, from 1; the file's own indexes from 0.
+            let left_out: Vec<usize> = suspect_facts(doc, &kept).iter().map(|held| held.line - 1).collect();
             held += left_out.len();
             facts::for_prompt_without(doc, today, fact_budget, tokens, &left_out)
         });
@@ -128,6 +118,11 @@ impl KnowledgeStore {
         }
         let block = facts::knowledge_block(&user, &chosen);
         (soul, block, chosen)
+    }
+
+    /// SOUL.md or user.md as it is on disk (empty when it cannot be read).
+    fn profile_text(&self, file: KnowledgeFile) -> String {
+        file.profile().and_then(|profile| self.profile(profile).ok()).map(|(text, _)| text).unwrap_or_default()
     }
 
     fn kept_path(&self) -> PathBuf {
@@ -148,6 +143,21 @@ fn suspects_in(file: KnowledgeFile, text: &str, kept: &BTreeSet<String>) -> Vec<
         .filter_map(|(index, line)| {
             let reason = reads_as_instructions(line)?;
             (!kept.contains(&super::sources::key(line.trim()))).then(|| SuspectLine { file, line: index + 1, text: line.trim().to_string(), reason })
+        })
+        .collect()
+}
+
+/// The facts of learnings.md that read as instructions and were not kept.
+fn suspect_facts(doc: &super::learnings::Learnings, kept: &BTreeSet<String>) -> Vec<SuspectLine> {
+    doc.facts()
+        .filter_map(|(index, _, fact)| {
+            let reason = reads_as_instructions(&fact.text)?;
+            (!kept.contains(&super::sources::key(&fact.text))).then(|| SuspectLine {
+                file: KnowledgeFile::Learnings,
+                line: index + 1,
+                text: fact.text.clone(),
+                reason,
+            })
         })
         .collect()
 }
