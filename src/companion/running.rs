@@ -138,6 +138,8 @@ impl Companion {
             // Only the process that delivers runs the tasks (the runs' records keep a
             // second one from doubling a run all the same).
             loops.push(tokio::spawn(self.runner.clone().run(cancel.clone())));
+            // And sends what waits for the phones: two senders could each send a row once.
+            loops.push(tokio::spawn(self.proactive.router().clone().deliver_waiting_every(OUTBOX_LOOK)));
         }
         loops.extend([
             tokio::spawn(self.watch_knowledge(sidecar_memory::POLL_INTERVAL)),
@@ -249,6 +251,8 @@ impl Companion {
 
 /// How often the desk is looked at for input elsewhere on the desktop.
 const DESK_LOOK: std::time::Duration = std::time::Duration::from_secs(60);
+/// How often what waits for a phone is offered to it again.
+const OUTBOX_LOOK: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The computer as Settings and Tasks show it.
 #[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]

@@ -66,7 +66,7 @@ impl TaskServices for ForTasks {
             let router = self.proactive.router();
             let (prefs, presence) = router.whereabouts().await?;
             let routed = router.send(outgoing, &prefs, presence).await;
-            tracing::info!(task_id, delivered = ?routed.delivered, failed = routed.failed.len(), "a task's result was delivered");
+            tracing::info!(task_id, delivered = ?routed.delivered, held = ?routed.held, failed = routed.failed.len(), "a task's result was delivered");
             Ok(())
         })
     }

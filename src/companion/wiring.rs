@@ -99,7 +99,7 @@ fn models(ground: &Ground, options: &CompanionOptions, memory: &Memory) -> Arc<M
 }
 
 /// Where Sidecar's own messages go: the chat first, kept in the history, routed by
-/// where the user is.
+/// where the user is; what a phone cannot take now is held in the store.
 fn outbox(ground: &Ground, channel: Channel) -> MessageRouter {
     let router = MessageRouter::default();
     let chat = Arc::new(sidecar_proactive::ChatSink {
@@ -111,6 +111,7 @@ fn outbox(ground: &Ground, channel: Channel) -> MessageRouter {
     router.register(chat.clone());
     router.set_history(chat);
     router.set_whereabouts(Arc::new(sidecar_proactive::StoredWhereabouts { store: ground.store.clone(), clock: ground.clock.clone() }));
+    router.hold_in(ground.store.clone());
     router
 }
 

@@ -48,6 +48,7 @@ mod message_actions;
 mod model_hub;
 mod notes;
 mod offline_fallback;
+mod outbox;
 mod permissions;
 mod plans;
 mod preferences;

@@ -23,14 +23,14 @@ use tokio::sync::mpsc;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
 
-const ME: &str = "5491155551234";
+pub(crate) const ME: &str = "5491155551234";
 const FRIEND: &str = "34600112233";
 const STRANGER: &str = "4915112345678";
 
 /// A connection the test scripts: each `open` plays the next script; sends are
 /// recorded (and echoed back in the self chat, as WhatsApp does).
 #[derive(Default)]
-struct Scripted {
+pub(crate) struct Scripted {
     scripts: Mutex<Vec<Vec<LinkEvent>>>,
     opened: Mutex<u32>,
     events: Mutex<Option<mpsc::UnboundedSender<LinkEvent>>>,
@@ -41,10 +41,12 @@ struct Scripted {
     fetched: Mutex<Vec<String>>,
     /// Voice notes sent: to whom, the recording and its announced length.
     voices: Mutex<Vec<(String, Vec<u8>, u32)>>,
+    /// Sends fail (the network gone under a connection that looks up).
+    pub(crate) refuses: std::sync::atomic::AtomicBool,
 }
 
 impl Scripted {
-    fn with(scripts: Vec<Vec<LinkEvent>>) -> Arc<Self> {
+    pub(crate) fn with(scripts: Vec<Vec<LinkEvent>>) -> Arc<Self> {
         Arc::new(Self { scripts: Mutex::new(scripts), alive: Mutex::new(true), ..Self::default() })
     }
 
@@ -57,7 +59,7 @@ impl Scripted {
         *self.opened.lock().unwrap()
     }
 
-    fn sent_to(&self, number: &str) -> Vec<String> {
+    pub(crate) fn sent_to(&self, number: &str) -> Vec<String> {
         self.sent.lock().unwrap().iter().filter(|(to, _, _)| to == number).map(|(_, text, _)| text.clone()).collect()
     }
 }
@@ -81,6 +83,9 @@ impl WhatsappLink for Scripted {
         Box::pin(async { Ok(()) })
     }
     fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, PhoneError>> {
+        if self.refuses.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(async { Err(PhoneError::Service("network unreachable".into())) });
+        }
         let mut sent = self.sent.lock().unwrap();
         let id = format!("SENT{}", sent.len());
         sent.push((number.to_string(), text.to_string(), Instant::now()));
@@ -119,7 +124,7 @@ impl WhatsappLink for Scripted {
     }
 }
 
-fn connected() -> LinkEvent {
+pub(crate) fn connected() -> LinkEvent {
     LinkEvent::Connected { own_number: ME.into() }
 }
 

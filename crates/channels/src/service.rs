@@ -57,6 +57,8 @@ pub struct TelegramView {
     pub paired_chats: Vec<i64>,
     pub pairing_code: Option<String>,
     pub pairing_expires_at: Option<DateTime<Utc>>,
+    /// Reminders and tasks' results held for the paired chats until the bot is back.
+    pub held: i64,
 }
 
 /// The QR code to scan, as an image.
@@ -78,6 +80,8 @@ pub struct WhatsappView {
     pub own_number: Option<String>,
     pub qr: Option<QrView>,
     pub allowed_numbers: Vec<String>,
+    /// Reminders and tasks' results held for the self chat until WhatsApp is back.
+    pub held: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -284,6 +288,7 @@ impl ChannelService {
             paired_chats: self.paired.list(),
             pairing_expires_at: code.as_ref().map(|c| c.expires_at),
             pairing_code: code.map(|c| c.code),
+            held: self.router.held_for(SinkId::Telegram),
         };
         ChannelsView { owner: self.owner.load(Ordering::Relaxed), telegram, whatsapp: self.whatsapp_view() }
     }
@@ -302,6 +307,7 @@ impl ChannelService {
             own_number: running.as_ref().and_then(|w| w.own_number()),
             qr,
             allowed_numbers: settings.map(|s| s.allowed_numbers).unwrap_or_default(),
+            held: self.router.held_for(SinkId::Whatsapp),
         }
     }
 

@@ -12,45 +12,16 @@
 //!   primary). Then a spontaneous message goes to the phone the user last wrote from
 //!   (else the first phone taking `all`) in place of a desktop primary.
 
-use std::sync::{Arc, RwLock};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use serde::Serialize;
 
+use crate::outgoing::{Kind, Outgoing};
 use crate::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
+use crate::waiting::WaitingRows;
 use futures_util::future::BoxFuture;
 use sidecar_domain::Channel;
-
-/// What kind of proactive message this is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Reminder,
-    Spontaneous,
-    /// A scheduled task's result, already kept in the Tasks conversation (so never
-    /// posted in the chat); whether quiet holds it back is decided before it is sent.
-    Task,
-}
-
-/// A message Sidecar sends on its own.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Outgoing {
-    pub kind: Kind,
-    /// The notification's title.
-    pub title: String,
-    /// The notification's body.
-    pub body: String,
-    /// The line in the chat.
-    pub chat: String,
-    /// A spontaneous message's kind.
-    pub message_type: Option<crate::message_type::MessageType>,
-    pub reminder_id: Option<i64>,
-    pub late: bool,
-    /// The chat message this was posted as, once the chat sink has run (so a click on
-    /// the notification can open the window on it).
-    pub message_id: Option<i64>,
-    /// A reminder's occurrence: its chat line is posted once, however often it is shown.
-    pub occurrence: Option<String>,
-}
 
 /// Why a message reached no one on a sink, or could not be kept or routed.
 #[derive(Debug, thiserror::Error)]
@@ -81,6 +52,11 @@ pub trait Sink: Send + Sync {
     fn channel(&self) -> Channel;
     fn available(&self) -> bool {
         true
+    }
+    /// Whether what this sink missed (it was down, or its send failed) is held in the
+    /// stored outbox and sent when it is back: a phone the user has linked.
+    fn holds_what_it_missed(&self) -> bool {
+        false
     }
     /// Shows the message. The chat sink returns the id of the message it posted.
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>>;
@@ -137,6 +113,8 @@ pub(crate) fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId,
 pub struct Routed {
     pub delivered: Vec<SinkId>,
     pub failed: Vec<(SinkId, String)>,
+    /// The phones that could not take it now and have it in the stored outbox.
+    pub held: Vec<SinkId>,
     pub message_id: Option<i64>,
     /// The channel it was shown on first.
     pub channel: Option<Channel>,
@@ -145,6 +123,12 @@ pub struct Routed {
 impl Routed {
     pub fn reached_anyone(&self) -> bool {
         !self.delivered.is_empty()
+    }
+
+    /// Shown somewhere, or held for a phone that will show it: routing it again would
+    /// send it twice.
+    pub fn taken(&self) -> bool {
+        self.reached_anyone() || !self.held.is_empty()
     }
 }
 
@@ -167,6 +151,13 @@ pub struct MessageRouter {
     sinks: Arc<RwLock<Vec<Arc<dyn Sink>>>>,
     history: Arc<RwLock<Option<Arc<dyn History>>>>,
     whereabouts: Arc<RwLock<Option<Arc<dyn Whereabouts>>>>,
+    /// The stored outbox, once the assembly has given the router the store.
+    waiting: Arc<OnceLock<WaitingRows>>,
+    /// One delivery of held messages at a time; the first, at start, frees the sends the
+    /// last quit cut off.
+    delivering: Arc<tokio::sync::Mutex<bool>>,
+    /// How many messages each phone has held, as last counted (for a view that cannot wait).
+    held: Arc<RwLock<HashMap<SinkId, i64>>>,
 }
 
 impl MessageRouter {
@@ -192,6 +183,27 @@ impl MessageRouter {
         *self.whereabouts.write().expect("whereabouts lock") = Some(whereabouts);
     }
 
+    /// Holds what a phone could not take in `store`'s outbox (DT-8).
+    pub fn hold_in(&self, store: sidecar_store::Store) {
+        let _ = self.waiting.set(WaitingRows::new(store));
+    }
+
+    /// How many messages are held in the stored outbox for `sink`, counted now.
+    pub async fn count_held(&self, sink: SinkId) -> Result<i64, sidecar_store::StoreError> {
+        let count = match self.waiting.get() {
+            Some(rows) => rows.count(sink).await?,
+            None => 0,
+        };
+        self.held.write().expect("held lock").insert(sink, count);
+        Ok(count)
+    }
+
+    /// How many messages are held for `sink`, as last counted (at each hold and each
+    /// delivery of what is held).
+    pub fn held_for(&self, sink: SinkId) -> i64 {
+        self.held.read().expect("held lock").get(&sink).copied().unwrap_or(0)
+    }
+
     /// The user's sink preferences and presence now.
     pub async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), SinkError> {
         let whereabouts = self.whereabouts.read().expect("whereabouts lock").clone().ok_or(SinkError::NoWhereabouts)?;
@@ -204,6 +216,10 @@ impl MessageRouter {
 
     fn available(&self) -> Vec<(SinkId, Channel)> {
         self.sinks().into_iter().filter(|(_, _, up)| *up).map(|(id, channel, _)| (id, channel)).collect()
+    }
+
+    fn sink(&self, id: SinkId) -> Option<Arc<dyn Sink>> {
+        self.sinks.read().expect("sinks lock").iter().find(|s| s.id() == id).cloned()
     }
 
     /// The channel a spontaneous message would be shown on first now, if any.
@@ -226,17 +242,24 @@ impl MessageRouter {
         history.record(message, channel).await
     }
 
-    /// Sends `message` by the policy. A failing sink does not stop the others.
+    /// Sends `message` by the policy. A failing sink does not stop the others; a phone
+    /// that cannot take a reminder or a task's result now holds it in the stored outbox
+    /// (the `waiting` module), and one with messages still waiting takes it behind them.
     pub async fn send(&self, mut message: Outgoing, prefs: &SinkPreferences, presence: Presence) -> Routed {
         let chosen = targets(message.kind, prefs, &self.available(), presence);
-        let sinks: Vec<Arc<dyn Sink>> = {
-            let all = self.sinks.read().expect("sinks lock");
-            chosen.iter().filter_map(|id| all.iter().find(|s| s.id() == *id).cloned()).collect()
-        };
+        let sinks: Vec<Arc<dyn Sink>> = chosen.iter().filter_map(|id| self.sink(*id)).collect();
         // A message already kept in a conversation (a task's result) is not kept again.
         let mut routed = Routed { message_id: message.message_id, ..Routed::default() };
         let mut shown_on = None;
+        let mut held_on = None;
         for sink in sinks {
+            if self.holds(&message, sink.as_ref()) && self.count_held(sink.id()).await.unwrap_or(0) > 0 {
+                if self.hold(sink.as_ref(), &message, "behind messages still waiting").await {
+                    routed.held.push(sink.id());
+                    held_on.get_or_insert(sink.channel());
+                }
+                continue;
+            }
             tracing::info!(sink = sink.id().as_str(), kind = ?message.kind, "routing a proactive message");
             match sink.send(&message).await {
                 Ok(id) => {
@@ -249,20 +272,118 @@ impl MessageRouter {
                 }
                 Err(error) => {
                     tracing::warn!(sink = sink.id().as_str(), %error, "a sink could not show a proactive message");
+                    if self.holds(&message, sink.as_ref()) && self.hold(sink.as_ref(), &message, &error.to_string()).await {
+                        routed.held.push(sink.id());
+                        held_on.get_or_insert(sink.channel());
+                    }
                     routed.failed.push((sink.id(), error.to_string()));
                 }
             }
         }
+        // The phones the policy picks that are down now (the bridge down, the network gone).
+        let registered: Vec<(SinkId, Channel)> = self.sinks().into_iter().map(|(id, channel, _)| (id, channel)).collect();
+        for id in targets(message.kind, prefs, &registered, presence).into_iter().filter(|id| !chosen.contains(id)) {
+            let Some(sink) = self.sink(id).filter(|sink| self.holds(&message, sink.as_ref())) else { continue };
+            if self.hold(sink.as_ref(), &message, "not connected").await {
+                routed.held.push(id);
+                held_on.get_or_insert(sink.channel());
+            }
+        }
         routed.channel = shown_on;
         let history = self.history.read().expect("history lock").clone();
-        if let (Some(channel), None, Some(history)) = (shown_on, routed.message_id, history) {
+        if let (Some(channel), None, Some(history)) = (shown_on.or(held_on), routed.message_id, history) {
             match history.record(&message, channel).await {
                 Ok((_, id)) => routed.message_id = Some(id),
                 Err(error) => tracing::warn!(%error, "a proactive message was shown but could not be kept in the history"),
             }
         }
+        if !routed.held.is_empty() {
+            let router = self.clone();
+            tokio::spawn(async move { router.deliver_waiting().await });
+        }
         routed
     }
+
+    /// Whether `sink` has `message` held in the stored outbox when it cannot take it now: a linked phone, for a
+    /// reminder or a task's result. A spontaneous message is about now (a check-in, a
+    /// nudge); hours later it is stale, and the loop speaks again when it is worth it.
+    fn holds(&self, message: &Outgoing, sink: &dyn Sink) -> bool {
+        self.waiting.get().is_some() && message.kind != Kind::Spontaneous && sink.channel().is_phone() && sink.holds_what_it_missed()
+    }
+
+    /// Holds `message` in the stored outbox for `sink`; whether it is held now (a
+    /// reminder's occurrence held before is not held twice).
+    async fn hold(&self, sink: &dyn Sink, message: &Outgoing, why: &str) -> bool {
+        let Some(rows) = self.waiting.get() else { return false };
+        match rows.hold(sink.id(), message, why).await {
+            Ok(held) => {
+                tracing::info!(sink = sink.id().as_str(), kind = ?message.kind, why, "a message waits in the outbox for the phone");
+                let _ = self.count_held(sink.id()).await;
+                held
+            }
+            Err(error) => {
+                tracing::warn!(sink = sink.id().as_str(), %error, "a message for the phone could not be held; it is not sent there");
+                false
+            }
+        }
+    }
+
+    /// Sends what waits in the stored outbox to each phone that can take it now, oldest
+    /// first, and stops at a phone's first refusal (so the order holds); returns how
+    /// many went. Run at each look of [`MessageRouter::deliver_waiting_every`] and after
+    /// a message is held.
+    pub async fn deliver_waiting(&self) -> usize {
+        let Some(rows) = self.waiting.get() else { return 0 };
+        let mut started = self.delivering.lock().await;
+        match rows.tidy(!*started).await {
+            Ok((0, 0)) => {}
+            Ok((freed, 0)) => tracing::info!(freed, "sends to a phone cut off by the last quit are tried again"),
+            Ok((freed, too_old)) => tracing::warn!(freed, too_old, "messages held for a phone over a day were dropped (the desktop has them)"),
+            Err(error) => tracing::warn!(%error, "the outbox could not be tidied"),
+        }
+        *started = true;
+        let phones: Vec<Arc<dyn Sink>> = self.sinks.read().expect("sinks lock").iter().filter(|s| s.channel().is_phone()).cloned().collect();
+        let mut sent = 0;
+        for sink in phones {
+            if sink.available() {
+                match deliver_to(rows, sink.as_ref()).await {
+                    Ok(count) => sent += count,
+                    Err(error) => tracing::warn!(sink = sink.id().as_str(), %error, "the outbox could not be read"),
+                }
+            }
+            let _ = self.count_held(sink.id()).await;
+        }
+        sent
+    }
+
+    /// [`MessageRouter::deliver_waiting`] every `every`, for ever (the assembly's loop).
+    pub async fn deliver_waiting_every(self, every: std::time::Duration) {
+        loop {
+            self.deliver_waiting().await;
+            tokio::time::sleep(every).await;
+        }
+    }
+}
+
+/// Sends what waits for `sink`, in order, until it refuses one.
+async fn deliver_to(rows: &WaitingRows, sink: &dyn Sink) -> Result<usize, sidecar_store::StoreError> {
+    let mut sent = 0;
+    while let Some(held) = rows.next(sink.id()).await? {
+        rows.sending(held.id).await?;
+        match sink.send(&held.message).await {
+            Ok(_) => {
+                rows.sent(held.id).await?;
+                sent += 1;
+                tracing::info!(sink = sink.id().as_str(), held_at = %held.held_at, kind = ?held.message.kind, "a message held in the outbox reached the phone");
+            }
+            Err(error) => {
+                rows.failed(held.id, &error.to_string()).await?;
+                tracing::warn!(sink = sink.id().as_str(), %error, "the phone still cannot take what waits for it");
+                break;
+            }
+        }
+    }
+    Ok(sent)
 }
 
 #[cfg(test)]

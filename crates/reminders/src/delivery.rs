@@ -14,7 +14,8 @@ use sidecar_outbox::MessageRouter;
 use sidecar_outbox::Outgoing;
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
-/// showed it; otherwise it stays due and is tried again.
+/// showed it, or a phone holds it in the stored outbox (trying again would send it
+/// twice); otherwise it stays due and is tried again.
 pub(crate) struct RoutedReminders {
     pub router: MessageRouter,
     pub events: Emitter<ReminderEvent>,
@@ -39,7 +40,7 @@ impl Deliver for RoutedReminders {
                 occurrence: Some(reminder.idempotency_key()),
             };
             let routed = self.router.send(outgoing, &prefs, presence).await;
-            if routed.reached_anyone() {
+            if routed.taken() {
                 Ok(())
             } else if routed.failed.is_empty() {
                 Err(NotShown::NoSink)

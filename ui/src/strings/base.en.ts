@@ -142,6 +142,10 @@ export const baseEn = {
   whatsappScan: "Scan this code with WhatsApp on your phone: Settings → Linked devices → Link a device.",
   whatsappQrExpired: (n: number) => `The previous code expired before it was scanned${n > 1 ? ` (${n} times)` : ""}; this one is new.`,
   whatsappQrValid: (at: string) => `Valid until ${at}; a new one replaces it on its own.`,
+  phoneHeld: (count: number, channel: string) =>
+    count === 1
+      ? `1 reminder or result waits to be sent here. It goes when ${channel} can take it, once; after a day it is dropped (the chat has it).`
+      : `${count} reminders or results wait to be sent here. They go in order when ${channel} can take them, once each; after a day they are dropped (the chat has them).`,
   whatsappLinked: (number: string) => `Linked to +${number}. Your "Message yourself" chat talks to Sidecar.`,
   whatsappAllowed: (numbers: string) => `Also allowed to talk to Sidecar: ${numbers} (channels.whatsapp.allowed_numbers in settings.toml).`,
   whatsappUnlink: "Unlink",

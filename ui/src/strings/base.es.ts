@@ -143,6 +143,10 @@ export const baseEs: typeof baseEn = {
   whatsappScan: "Escanea este código con WhatsApp en tu móvil: Ajustes → Dispositivos vinculados → Vincular un dispositivo.",
   whatsappQrExpired: (n: number) => `El código anterior caducó sin escanearse${n > 1 ? ` (${n} veces)` : ""}; este es nuevo.`,
   whatsappQrValid: (at: string) => `Válido hasta las ${at}; uno nuevo lo reemplaza solo.`,
+  phoneHeld: (count: number, channel: string) =>
+    count === 1
+      ? `1 recordatorio o resultado espera para enviarse aquí. Sale cuando ${channel} pueda recibirlo, una sola vez; pasado un día se descarta (el chat lo tiene).`
+      : `${count} recordatorios o resultados esperan para enviarse aquí. Salen en orden cuando ${channel} pueda recibirlos, una vez cada uno; pasado un día se descartan (el chat los tiene).`,
   whatsappLinked: (number: string) => `Vinculado a +${number}. Tu chat «Mensaje a ti mismo» habla con Sidecar.`,
   whatsappAllowed: (numbers: string) => `También pueden hablar con Sidecar: ${numbers} (channels.whatsapp.allowed_numbers en settings.toml).`,
   whatsappUnlink: "Desvincular",

@@ -75,8 +75,8 @@ export class FakeCore {
   pinned: string | null = null;
   channels: ChannelsView = {
     owner: true,
-    telegram: { enabled: false, token: { kind: "missing" }, health: null, paired_chats: [], pairing_code: null, pairing_expires_at: null },
-    whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
+    telegram: { enabled: false, token: { kind: "missing" }, health: null, paired_chats: [], pairing_code: null, pairing_expires_at: null, held: 0 },
+    whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [], held: 0 },
   };
   welcome = false;
   preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space", character: false, character_hotkey: "Ctrl+Shift+Period", default_character_hotkey: "Ctrl+Shift+Period", talk_hotkey: "Ctrl+Alt+Space", default_talk_hotkey: "Ctrl+Alt+Space" };

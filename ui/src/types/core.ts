@@ -2050,7 +2050,11 @@ enabled: boolean, token: TokenSource,
 /**
  * `None` when it is not running in this process.
  */
-health: HealthView | null, paired_chats: Array<number>, pairing_code: string | null, pairing_expires_at: string | null, };
+health: HealthView | null, paired_chats: Array<number>, pairing_code: string | null, pairing_expires_at: string | null, 
+/**
+ * Reminders and tasks' results held for the paired chats until the bot is back.
+ */
+held: number, };
 
 /**
  * The app's colours.
@@ -2300,7 +2304,11 @@ export type WhatsappView = { enabled: boolean, health: HealthView | null,
 /**
  * The linked number (the self chat), once linked.
  */
-own_number: string | null, qr: QrView | null, allowed_numbers: Array<string>, };
+own_number: string | null, qr: QrView | null, allowed_numbers: Array<string>, 
+/**
+ * Reminders and tasks' results held for the self chat until WhatsApp is back.
+ */
+held: number, };
 
 /**
  * How a "when" reads as the user types.

@@ -206,6 +206,11 @@ impl Sink for Telegram {
         self.health.is_connected() && !self.allowed().is_empty()
     }
 
+    /// A paired chat misses nothing while the bot is down.
+    fn holds_what_it_missed(&self) -> bool {
+        !self.allowed().is_empty()
+    }
+
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         Box::pin(async move {
             let mut problems = Vec::new();

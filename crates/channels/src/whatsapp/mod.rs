@@ -410,6 +410,11 @@ impl Sink for WhatsApp {
         self.health.is_connected() && self.own_number().is_some()
     }
 
+    /// A linked WhatsApp misses nothing while its connection is down.
+    fn holds_what_it_missed(&self) -> bool {
+        self.own_number().is_some()
+    }
+
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, SinkError>> {
         Box::pin(async move {
             let own = self.own_number().ok_or_else(|| SinkError::failed("WhatsApp is not linked"))?;

@@ -57,6 +57,11 @@ function WhatsappCard({ view, busy, act }: { view: ChannelsView["whatsapp"]; bus
         </div>
       )}
       {view.own_number && <p data-testid="whatsapp-linked">{t.whatsappLinked(view.own_number)}</p>}
+      {view.held > 0 && (
+        <p className="info" data-testid="whatsapp-held">
+          {t.phoneHeld(view.held, t.whatsappTitle)}
+        </p>
+      )}
       {view.allowed_numbers.length > 0 && <p className="muted small">{t.whatsappAllowed(view.allowed_numbers.join(", "))}</p>}
       <div className="row">
         <button className="ghost small" disabled={busy} onClick={() => act(() => api.setWhatsappEnabled(!view.enabled))} data-testid="whatsapp-toggle">
@@ -129,6 +134,11 @@ export function ChannelsSettings() {
           </span>
         </div>
         {health?.last_message_at && <p className="muted small">{t.lastMessage(hm(health.last_message_at, t.locale))}</p>}
+        {telegram.held > 0 && (
+          <p className="info" data-testid="telegram-held">
+            {t.phoneHeld(telegram.held, t.telegramTitle)}
+          </p>
+        )}
         <p className="muted small">{t.telegramTokenFrom(tokenText(t, telegram.token))}</p>
         <form
           className="token-row"

@@ -14,9 +14,10 @@ const connected = (extra: Partial<ChannelsView["telegram"]> = {}): ChannelsView 
     paired_chats: [],
     pairing_code: null,
     pairing_expires_at: null,
+    held: 0,
     ...extra,
   },
-  whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
+  whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [], held: 0 },
 });
 
 async function openSettings() {
@@ -84,6 +85,19 @@ describe("settings → channels", () => {
     expect(within(card).queryByTestId("pair-telegram")).toBeNull();
   });
 
+  it("says how many reminders wait for a phone that is down, in both languages", async () => {
+    const core = new FakeCore();
+    core.channels = connected({ held: 2 });
+    core.channels.telegram.health!.link = { state: "down", since: "2026-11-23T09:15:00Z", reason: "cannot reach the Telegram server" };
+    const { card } = await openSettings();
+    expect(within(card).getByTestId("telegram-held")).toHaveTextContent("2 reminders or results wait to be sent here. They go in order when Telegram can take them");
+    expect(screen.queryByTestId("whatsapp-held")).toBeNull();
+    core.channels = { ...connected(), whatsapp: { ...core.channels.whatsapp, enabled: true, own_number: "5491155551234", held: 1 } };
+    await core.event({ type: "channels_changed" });
+    await waitFor(() => expect(screen.getByTestId("whatsapp-held")).toHaveTextContent("1 reminder or result waits to be sent here. It goes when WhatsApp can take it"));
+    expect(within(card).queryByTestId("telegram-held")).toBeNull();
+  });
+
   it("shows the phone rows and the idle minutes in the routing table", async () => {
     const core = new FakeCore();
     const { user } = await openSettings();
@@ -120,6 +134,7 @@ describe("settings → channels", () => {
       own_number: null,
       qr: { svg: "<svg xmlns='http://www.w3.org/2000/svg'/>", expires_at: "2026-11-23T09:21:00Z", expired_before: 1 },
       allowed_numbers: [],
+      held: 0,
     };
     core.channels = { ...core.channels, whatsapp: pairing };
     core.handlers.unlink_whatsapp = () => core.channels;
