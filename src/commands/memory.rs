@@ -69,13 +69,13 @@ commands! {
         })
     }
 
-    /// How many days conversations are kept (`None`: everything).
-    async fn keep_days(core) -> Result<Option<u32>, CommandError> {
-        Ok(core.settings().retention.keep_days)
+    /// What is kept and how often Sidecar tidies (`[retention]`), with the choices offered.
+    async fn retention(core) -> Result<sidecar_settings::RetentionView, CommandError> {
+        Ok(core.settings().retention.view())
     }
 
-    async fn set_keep_days(core, days: Option<u32>) -> Result<(), CommandError> {
-        core.set_keep_days(days).said(&core)
+    async fn set_retention(core, retention: sidecar_settings::RetentionSettings) -> Result<(), CommandError> {
+        core.set_retention(retention).said(&core)
     }
 
     /// Tidies what is kept now; what it did.

@@ -47,31 +47,34 @@ impl Companion {
         &self.data
     }
 
-    /// Tidies what is kept under the user's retention (`[retention] keep_days`; by
-    /// default everything is kept): Settings → Your data → Tidy now, and once a day.
-    pub async fn tidy(&self) -> Result<sidecar_data::TidyReport, sidecar_data::DataError> {
-        self.data.tidy(self.models().settings().retention.keep_days).await
+    /// Tidies what is kept under the user's `[retention]` (by default everything is
+    /// kept): Settings → Your data → Tidy now, and the tidy loop. The current chat left
+    /// idle past `close_idle_hours` is closed first, so the limits see it as an old one.
+    pub async fn tidy(&self) -> Result<sidecar_data::TidyReport, CompanionError> {
+        let retention = self.models().settings().retention.clone();
+        if let Some(hours) = retention.close_idle_hours {
+            self.context().close_idle(hours).await?;
+        }
+        Ok(self.data.tidy(&retention).await?)
     }
 
-    /// Sets how long conversations are kept (`None`: everything); refused below a week.
-    pub fn set_keep_days(&self, days: Option<u32>) -> Result<(), CompanionError> {
-        let allowed = sidecar_settings::KEEP_DAYS;
-        if days.is_some_and(|days| !allowed.contains(&days)) {
-            let (low, high) = (allowed.start().to_string(), allowed.end().to_string());
-            return Err(sidecar_settings::OutOfRange { name: "retention.keep_days", low, high }.into());
-        }
-        self.models().settings_owner().change(sidecar_settings::Change::KeepDays(days))?;
+    /// Sets what is kept and how often Sidecar tidies; a limit outside what Settings
+    /// offers is refused, naming it.
+    pub fn set_retention(&self, retention: sidecar_settings::RetentionSettings) -> Result<(), CompanionError> {
+        retention.check()?;
+        self.models().settings_owner().change(sidecar_settings::Change::Retention(retention))?;
         Ok(())
     }
 
-    /// The daily tidy, first a few minutes after start (not to slow it).
-    pub(crate) async fn run_daily_tidy(self: Arc<Self>) {
+    /// The tidy, first a few minutes after start (not to slow it), then every 30 minutes
+    /// while Sidecar runs, or once a day when the user chose so (read again each time).
+    pub(crate) async fn run_tidy(self: Arc<Self>) {
         tokio::time::sleep(std::time::Duration::from_secs(300)).await;
         loop {
             if let Err(error) = self.tidy().await {
-                tracing::warn!(%error, "the daily tidy failed; it is tried again tomorrow");
+                tracing::warn!(%error, "the tidy failed; it is tried again at the next one");
             }
-            tokio::time::sleep(std::time::Duration::from_secs(24 * 3600)).await;
+            tokio::time::sleep(sidecar_data::tidy_every(&self.models().settings().retention)).await;
         }
     }
 

@@ -145,7 +145,7 @@ impl Companion {
             tokio::spawn(self.watch_knowledge(sidecar_memory::POLL_INTERVAL)),
             tokio::spawn(self.meaning().clone().run()),
             tokio::spawn(self.data().clone().run_daily_backups()),
-            tokio::spawn(self.clone().run_daily_tidy()),
+            tokio::spawn(self.clone().run_tidy()),
             tokio::spawn(connections),
             tokio::spawn(self.clone().free_idle_speech()),
             tokio::spawn(self.clone().speak_replies()),

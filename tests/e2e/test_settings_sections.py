@@ -58,6 +58,12 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
         assert session.script(f"return {keep}.selectedOptions[0].textContent") == "Siempre"
         session.script(f"const s = {keep}; s.value = '365'; s.dispatchEvent(new Event('change', {{bubbles: true}}))")
         wait_until(lambda: "keep_days = 365" in config.read_text(), 10, "the retention was not saved")
+        # The seeds' purge: a size the database keeps under, idle chats closed.
+        for test_id, value, saved in (("max-size", "50", "max_size_mb = 50"), ("close-idle", "2", "close_idle_hours = 2")):
+            chooser = f"document.querySelector('[data-testid={test_id}]')"
+            session.script(f"const s = {chooser}; s.value = '{value}'; s.dispatchEvent(new Event('change', {{bubbles: true}}))")
+            wait_until(lambda saved=saved: saved in config.read_text(), 10, f"{saved} was not saved")
+        assert "keep_days = 365" in config.read_text() and "tidy_often = true" in config.read_text(), config.read_text()
         session.tap("[data-testid=tidy-now]")
         wait_until(lambda: "Nada que limpiar" in " ".join(session.texts("[data-testid=retention-note]")), 30, "no tidy report")
         session.script("document.querySelector('[data-testid=retention-settings]').scrollIntoView({block: 'center'})")

@@ -326,8 +326,8 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar_store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change undone: the stored outbox.
-        sqlx::query("DROP TABLE outbox_waiting").execute(store.pool()).await.unwrap();
+        // The newest migration's own change undone: an idle checkpoint's kind is
+        // accepted either way, so there is nothing to undo; the version alone is gone.
         store.close().await;
     }
     let core = open(dir.path()).await;

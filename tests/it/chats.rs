@@ -11,7 +11,7 @@ use sidecar_domain::Clock;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
-async fn open(dir: &std::path::Path, base_url: &str, offset: Arc<AtomicI64>) -> Arc<Companion> {
+pub(crate) async fn open(dir: &std::path::Path, base_url: &str, offset: Arc<AtomicI64>) -> Arc<Companion> {
     let start = Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0).unwrap();
     let clock = Clock::new(Arc::new(move || start + chrono::Duration::seconds(offset.load(Ordering::SeqCst))), chrono_tz::Europe::Madrid);
     crate::support::core().provider("p", base_url).clock(clock).open_in(dir).await
@@ -133,9 +133,10 @@ async fn the_tidy_keeps_everything_by_default_and_applies_the_retention_the_user
     assert_eq!(report.vectors_removed, 1, "the orphaned vector is cleared");
     assert_eq!(core.chats().list(None).await.unwrap().1.len(), 3);
 
-    let refused = core.set_keep_days(Some(3)).unwrap_err().to_string();
+    let keep = |days| sidecar_settings::RetentionSettings { keep_days: Some(days), ..Default::default() };
+    let refused = core.set_retention(keep(3)).unwrap_err().to_string();
     assert!(refused.contains("retention.keep_days must be from 7"), "{refused}");
-    core.set_keep_days(Some(30)).unwrap();
+    core.set_retention(keep(30)).unwrap();
     let settings = std::fs::read_to_string(dir.path().join("config/settings.toml")).unwrap_or_default();
     assert!(core.settings().retention.keep_days == Some(30), "{settings}");
     let report = core.tidy().await.unwrap();

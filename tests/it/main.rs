@@ -54,6 +54,7 @@ mod plans;
 mod preferences;
 mod proactive;
 mod provider_admin;
+mod purge;
 mod queue;
 mod reminders;
 mod reminders_kept;

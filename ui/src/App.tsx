@@ -137,6 +137,16 @@ export function App() {
     };
   }, [t]);
 
+  // A chat the core closed when left idle moves down the list; the new one joins it.
+  useEffect(() => {
+    const off = api.onCoreEvent((event) => {
+      if (event.type === "conversation_closed") setChatsVersion((v) => v + 1);
+    });
+    return () => {
+      off.then((f) => f());
+    };
+  }, []);
+
   // Problems the core found at start (a time zone it could not read), until dismissed.
   const [warnings, setWarnings] = useState<string[]>([]);
   useEffect(() => {

@@ -8,7 +8,7 @@ import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, 
 import type { AboutSomeone, BackupInfo, BroughtFact, BroughtSaved, KeptFact, BackupSeal, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, DatabaseEncryption, EmbeddingsBackend, ForgetChosen, ForgottenAbout, HeldInBackups, KnowledgeFile, LockView, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Review, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { FolderSync, MailSecurity, MailServer, MailView, SenderSuggestion, CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { DevicesView, HomeView } from "./types/devices";
-import type { TidyReport } from "./features/memory/retention.strings";
+import type { RetentionSettings, RetentionView, TidyReport } from "./features/memory/retention.strings";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./features/voice/voice.strings";
 
 export * from "./types/chat";
@@ -178,9 +178,9 @@ export const api = {
   saveMeaning: (input: { backend: EmbeddingsBackend; url: string | null; model: string | null; api_key: string | null }) =>
     invoke<MeaningView>("save_meaning", { input }),
   backUpNow: () => invoke<BackupInfo>("back_up_now"),
-  /** How many days conversations are kept; `null`: forever. */
-  keepDays: () => invoke<number | null>("keep_days"),
-  setKeepDays: (days: number | null) => invoke<void>("set_keep_days", { days }),
+  /** What is kept and how often Sidecar tidies, with the choices the core offers. */
+  retention: () => invoke<RetentionView>("retention"),
+  setRetention: (retention: RetentionSettings) => invoke<void>("set_retention", { retention }),
   tidyNow: () => invoke<TidyReport>("tidy_now"),
   automaticBackups: () => invoke<[string, string][]>("automatic_backups"),
   /** Restores `path` at a restart the core asks for at once. */

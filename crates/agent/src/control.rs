@@ -43,7 +43,7 @@ impl Control<'_> {
         let w = CommandWords(self.lang);
         Ok(match command {
             Command::Checkpoint => {
-                let c = self.context.checkpoint_now().await?;
+                let c = self.context.checkpoint_now("manual").await?;
                 w.checkpoint_saved(c.id, &c.body.title)
             }
             Command::CloseCheckpoint(status) => match self.context.close_current_checkpoint(status).await? {

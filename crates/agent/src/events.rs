@@ -66,6 +66,10 @@ pub enum ChatEvent {
     },
     /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
+    /// The current chat was closed after `[retention] close_idle_hours` untouched:
+    /// `checkpoint_id` sums it up (none when nothing was said since the last one), and
+    /// `opened` is the new current chat, which offers to continue it.
+    ConversationClosed { conversation_id: i64, opened: i64, checkpoint_id: Option<i64> },
     /// After a reply: personal facts the user said that no saved fact covers. `saved`:
     /// they were saved already (the user chose so); otherwise they are offered.
     /// `message_id` is the reply (where they are shown), `said_id` the user's message

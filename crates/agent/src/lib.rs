@@ -40,6 +40,7 @@ pub use context::compact::Compactions;
 pub use context::decision::Decision;
 pub use context::engine::{ContextMeter, MeterLevel};
 pub use context::fit::{fit as fit_context, total_tokens as context_tokens, Limits as ContextLimits};
+pub use context::idle::ClosedChat;
 pub use context::plan::{is_open as plan_is_open, progress as plan_progress, ItemStatus, PlanBoard, PlanItem};
 pub use context::rows::ContextStore;
 pub use context::scratchpad_tool::WriteScratchpad;

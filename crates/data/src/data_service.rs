@@ -203,9 +203,9 @@ impl DataService {
         }
     }
 
-    /// Tidies what is kept ([`crate::retention`]); `keep_days` is the user's retention.
-    pub async fn tidy(&self, keep_days: Option<u32>) -> Result<crate::retention::TidyReport, DataError> {
-        Ok(crate::retention::tidy(&self.store, &self.meaning, &self.clock, keep_days).await?)
+    /// Tidies what is kept ([`crate::retention`]) under the user's `retention`.
+    pub async fn tidy(&self, retention: &sidecar_settings::RetentionSettings) -> Result<crate::retention::TidyReport, DataError> {
+        Ok(crate::retention::tidy(&self.store, &self.meaning, &self.clock, retention).await?)
     }
 
     /// Every conversation and fact in `format`.

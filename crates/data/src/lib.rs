@@ -32,3 +32,4 @@ pub use export::ExportFormat;
 pub use forget_about::{AboutSomeone, ChosenFact, ForgetChosen, ForgottenAbout};
 pub use history_import::read as read_history_export;
 pub use problem::{ImportProblem, NotAnExport};
+pub use retention::{tidy_every, TIDY_OFTEN};

@@ -276,16 +276,19 @@ pub(super) fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<()
     })
 }
 
-/// Sets or clears `[retention] keep_days`.
-pub(super) fn save_keep_days(path: &Path, days: Option<u32>) -> Result<(), SettingsFileError> {
+/// Writes `[retention]`: each limit set, or taken away when unset.
+pub(super) fn save_retention(path: &Path, retention: &crate::RetentionSettings) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["retention"]);
-        match days {
-            Some(days) => table["keep_days"] = value(i64::from(days)),
-            None => {
-                table.remove("keep_days");
+        for (key, limit) in [("keep_days", retention.keep_days), ("max_size_mb", retention.max_size_mb), ("close_idle_hours", retention.close_idle_hours)] {
+            match limit {
+                Some(limit) => table[key] = value(i64::from(limit)),
+                None => {
+                    table.remove(key);
+                }
             }
         }
+        table["tidy_often"] = value(retention.tidy_often);
     })
 }
 

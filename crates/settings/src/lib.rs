@@ -26,6 +26,7 @@ mod memory;
 mod owner;
 mod preferences;
 mod refusal;
+mod retention;
 mod unknown;
 mod updates;
 mod validate;
@@ -43,6 +44,7 @@ pub use memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
 pub use owner::{Change, DesktopChange, PhoneChannel, SettingsOwner};
 pub use preferences::{language_of, Hotkey, HotkeyError, HotkeyRole, Preferences, PreferencesView, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
 pub use refusal::Refusal;
+pub use retention::{RetentionSettings, RetentionView, CLOSE_IDLE_HOURS, KEEP_DAYS, MAX_SIZE_MB};
 pub use updates::UpdateSettings;
 pub use voice::{SpeakReplies, VoiceSettings, VoiceSwitch};
 pub use welcome::{finish as finish_welcome, needed as welcome_needed};
@@ -274,18 +276,6 @@ impl Default for ContextSettings {
         Self { threshold_percent: 80, target_percent: 50, min_turns_to_keep: 3, max_history_turns: None, keep_tool_results: 3, max_tool_result_tokens: 1500 }
     }
 }
-
-/// How long what was said is kept. Nothing the user wrote is removed unless they set it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
-pub struct RetentionSettings {
-    /// Conversations with nothing said for this many days are deleted (pinned ones and
-    /// the current one never); unset: everything is kept.
-    pub keep_days: Option<u32>,
-}
-
-/// The `keep_days` accepted: from a week to a hundred years.
-pub const KEEP_DAYS: std::ops::RangeInclusive<u32> = 7..=36_500;
 
 /// About the person Sidecar talks to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -45,8 +45,8 @@ pub enum Change {
     NotesFolder(Option<PathBuf>),
     /// `[tools] auto_allow_read_only`.
     AutoAllowReadOnly(bool),
-    /// `[retention] keep_days`.
-    KeepDays(Option<u32>),
+    /// `[retention]`, whole.
+    Retention(crate::RetentionSettings),
     /// `[voice] speak_replies`.
     SpeakReplies(crate::voice::SpeakReplies),
     /// One of `[voice]`'s switches.
@@ -136,7 +136,7 @@ impl Change {
             Change::WebSearch { backend, url } => file::save_web_search(path, *backend, url.as_deref()),
             Change::NotesFolder(folder) => file::save_notes_folder(path, folder.as_deref()),
             Change::AutoAllowReadOnly(on) => file::save_auto_allow_read_only(path, *on),
-            Change::KeepDays(days) => file::save_keep_days(path, *days),
+            Change::Retention(retention) => file::save_retention(path, retention),
             Change::SpeakReplies(which) => file::save_speak_replies(path, *which),
             Change::VoiceSwitch(which, on) => file::save_voice_switch(path, *which, *on),
             Change::InputDevice(name) => file::save_voice_device(path, "input_device", name.as_deref()),
@@ -187,7 +187,7 @@ impl Change {
             }
             Change::NotesFolder(folder) => settings.tools.notes_folder = folder,
             Change::AutoAllowReadOnly(on) => settings.tools.auto_allow_read_only = on,
-            Change::KeepDays(days) => settings.retention.keep_days = days,
+            Change::Retention(retention) => settings.retention = retention,
             Change::SpeakReplies(which) => settings.voice.speak_replies = which,
             Change::VoiceSwitch(which, on) => *settings.voice.switch(which) = on,
             Change::InputDevice(name) => settings.voice.input_device = name,

@@ -40,8 +40,14 @@ impl Settings {
         if let Some(max) = llm.max_tokens {
             whole("llm.max_tokens", max.into(), 1..=1_000_000)?;
         }
-        if let Some(days) = self.retention.keep_days {
-            whole("retention.keep_days", days.into(), u64::from(*crate::KEEP_DAYS.start())..=u64::from(*crate::KEEP_DAYS.end()))?;
+        for (key, value, range) in [
+            ("retention.keep_days", self.retention.keep_days, crate::KEEP_DAYS),
+            ("retention.max_size_mb", self.retention.max_size_mb, crate::MAX_SIZE_MB),
+            ("retention.close_idle_hours", self.retention.close_idle_hours, crate::CLOSE_IDLE_HOURS),
+        ] {
+            if let Some(value) = value {
+                whole(key, value.into(), u64::from(*range.start())..=u64::from(*range.end()))?;
+            }
         }
         let context = &self.context;
         whole("context.threshold_percent", context.threshold_percent.into(), 10..=100)?;

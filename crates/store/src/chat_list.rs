@@ -162,6 +162,25 @@ impl ChatList<'_> {
         Ok(gone)
     }
 
+    /// Removes for good the conversation that goes first to make room under the user's
+    /// size limit: one deleted and waiting out its Undo, then the one untouched longest.
+    /// Never a pinned one (the Tasks chat is), an incognito one (forgotten on leaving)
+    /// or `current`. Returns its id; `None` when nothing may go.
+    pub async fn remove_oldest(&self, current: i64) -> Result<Option<i64>, StoreError> {
+        let oldest: Option<(i64,)> = sqlx::query_as(
+            "SELECT id FROM conversations WHERE pinned = 0 AND incognito = 0 AND id <> ?1
+             ORDER BY deleted_at IS NULL, COALESCE((SELECT MAX(created_at) FROM messages WHERE conversation_id = conversations.id), created_at), id
+             LIMIT 1",
+        )
+        .bind(current)
+        .fetch_optional(&self.store.pool)
+        .await?;
+        let Some((id,)) = oldest else { return Ok(None) };
+        self.remove_found("SELECT id FROM conversations WHERE id = ?", id).await?;
+        self.store.note_forgotten().await;
+        Ok(Some(id))
+    }
+
     /// Removes for good every incognito conversation but `open` (the one still on
     /// screen, if any): leaving one, and at start, where a crash may have left one.
     pub async fn forget_incognito(&self, open: Option<i64>) -> Result<u64, StoreError> {

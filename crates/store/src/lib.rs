@@ -323,6 +323,23 @@ impl Store {
         }
     }
 
+    /// The bytes the database's rows take: its pages less the free ones (a file grown
+    /// before keeps its size until [`Store::compact`]).
+    pub async fn used_bytes(&self) -> Result<u64, StoreError> {
+        let (pages, free, size): (i64, i64, i64) =
+            sqlx::query_as("SELECT (SELECT page_count FROM pragma_page_count()), (SELECT freelist_count FROM pragma_freelist_count()), (SELECT page_size FROM pragma_page_size())")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(u64::try_from((pages - free).max(0) * size).unwrap_or(0))
+    }
+
+    /// Gives the free pages back to the disk (`VACUUM`), after much was removed.
+    pub async fn compact(&self) -> Result<(), StoreError> {
+        sqlx::query("VACUUM").execute(&self.pool).await?;
+        self.forget_written().await;
+        Ok(())
+    }
+
     /// Notes that something was deleted for good now: backups made before may still
     /// hold it (Settings → Your data says which).
     pub async fn note_forgotten(&self) {

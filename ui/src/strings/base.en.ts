@@ -358,6 +358,7 @@ export const baseEn = {
   checkpointsEmpty: "No checkpoints yet. Type /checkpoint in the chat to save the state of your work; Sidecar also saves one when a conversation gets long.",
   checkpointStatus: (s: string) => s.replace("_", " "),
   checkpointAuto: "automatic",
+  checkpointIdle: "chat closed idle",
   checkpointManual: "manual",
   checkpointDone: "Mark done",
   checkpointAbandon: "Abandon",

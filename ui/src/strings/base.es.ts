@@ -361,6 +361,7 @@ export const baseEs: typeof baseEn = {
   checkpointStatus: (s: string) =>
     ({ in_progress: "en curso", paused: "en pausa", resumed: "retomado", completed: "completado", abandoned: "abandonado" })[s] ?? s,
   checkpointAuto: "automático",
+  checkpointIdle: "charla cerrada por inactividad",
   checkpointManual: "manual",
   checkpointDone: "Marcar hecho",
   checkpointAbandon: "Abandonar",

@@ -3,6 +3,7 @@
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { turnOutcome } from "./fixtures";
 import { emit } from "@tauri-apps/api/event";
+import type { RetentionSettings, RetentionView } from "../features/memory/retention.strings";
 import {
   CORE_EVENT,
   type ChannelsView,
@@ -135,6 +136,13 @@ export class FakeCore {
   };
   /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
   handlers: Record<string, (args: unknown) => unknown> = {};
+  /** Settings → Your data → Keeping, as the core offers it by default. */
+  retention: RetentionView = {
+    settings: { keep_days: null, max_size_mb: null, close_idle_hours: null, tidy_often: true },
+    keep_days: [730, 365, 180, 90, 30],
+    max_size_mb: [1000, 500, 250, 100, 50],
+    close_idle_hours: [24, 8, 4, 2],
+  };
 
   constructor() {
     mockIPC(
@@ -175,6 +183,11 @@ export class FakeCore {
             return { sealed: false, storage: null, min_chars: 10 };
           case "automatic_backups":
             return this.backups;
+          case "retention":
+            return this.retention;
+          case "set_retention":
+            this.retention = { ...this.retention, settings: (args as { retention: RetentionSettings }).retention };
+            return null;
           case "reply_versions":
             return this.versions;
           case "send_message":

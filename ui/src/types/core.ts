@@ -225,7 +225,7 @@ tools: number,
 /**
  * Older turns are summarised (and searchable with recall).
  */
-summarized_turns: boolean, level: MeterLevel, } | { "type": "checkpoint_saved", conversation_id: number, checkpoint_id: number, trigger: string, } | { "type": "facts_noticed", conversation_id: number, message_id: number, said_id: number, suggestions: Array<Suggestion>, saved: boolean, };
+summarized_turns: boolean, level: MeterLevel, } | { "type": "checkpoint_saved", conversation_id: number, checkpoint_id: number, trigger: string, } | { "type": "conversation_closed", conversation_id: number, opened: number, checkpoint_id: number | null, } | { "type": "facts_noticed", conversation_id: number, message_id: number, said_id: number, suggestions: Array<Suggestion>, saved: boolean, };
 
 /**
  * What an import of another assistant's export did.
@@ -1656,6 +1656,38 @@ current: number, };
 export type RestoreNote = { "outcome": "restored", files: number, created_at: string, aside: string, } | { "outcome": "refused", file: string, why: string, };
 
 /**
+ * `[retention]`.
+ */
+export type RetentionSettings = { 
+/**
+ * Conversations with nothing said for this many days are deleted (pinned ones and
+ * the current one never); unset: everything is kept.
+ */
+keep_days: number | null, 
+/**
+ * The database is kept under this many megabytes: past it, the oldest chats go
+ * (never a pinned one, the current one, or a fact: facts live in the memory files).
+ * Unset (the default): no limit. The seeds' 50 MB is offered first.
+ */
+max_size_mb: number | null, 
+/**
+ * The current chat, untouched for this many hours, is closed: a checkpoint sums it
+ * up and the next message starts a new chat that offers to continue it. Unset (the
+ * default): a chat stays open until the user starts another.
+ */
+close_idle_hours: number | null, 
+/**
+ * Tidy every 30 minutes while Sidecar runs (the default); off: once a day.
+ */
+tidy_often: boolean, };
+
+/**
+ * Settings → Your data → Keeping: the user's `[retention]` and the choices offered for
+ * each limit (a value set by hand in the file is offered too, so it shows as it is).
+ */
+export type RetentionView = { settings: RetentionSettings, keep_days: Array<number>, max_size_mb: Array<number>, close_idle_hours: Array<number>, };
+
+/**
  * The tidy's proposals, and what it did alone.
  */
 export type Review = { proposals: Array<Proposal>, 
@@ -2080,7 +2112,20 @@ vectors_removed: number,
 /**
  * Self-corrections past their time.
  */
-corrections_removed: number, };
+corrections_removed: number, 
+/**
+ * The oldest chats removed for good to keep the database under the size limit.
+ */
+conversations_over_size: number, 
+/**
+ * What the database's rows take after the tidy, in bytes.
+ */
+used_bytes: number, 
+/**
+ * A size limit is set and what is left cannot go (pinned chats, the current one,
+ * reminders, the mail and calendar kept here): the database stays over it.
+ */
+still_over_size: boolean, };
 
 /**
  * Where the bot token comes from, never the token itself.

@@ -12,6 +12,7 @@ pub(crate) mod digest;
 pub(crate) mod engine;
 mod estimate;
 pub(crate) mod fit;
+pub(crate) mod idle;
 pub(crate) mod meter;
 pub(crate) mod plan;
 pub(crate) mod plan_item;

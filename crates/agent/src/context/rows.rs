@@ -149,6 +149,14 @@ impl ContextRows<'_> {
         Ok(row.map(Into::into))
     }
 
+    /// When something was last said in `conversation_id` (RFC 3339); `None` when nothing was.
+    pub(crate) async fn last_said_at(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT MAX(created_at) FROM messages WHERE conversation_id = ? AND role IN ('user', 'assistant')")
+            .bind(conversation_id)
+            .fetch_one(self.store.pool())
+            .await?)
+    }
+
     /// Messages said (by the user or a reply) in `conversation_id` since its newest
     /// checkpoint, or since it began.
     pub(crate) async fn messages_since_checkpoint(&self, conversation_id: i64) -> Result<i64, StoreError> {

@@ -58,9 +58,9 @@ pub struct ContextService {
     pub(super) store: Store,
     knowledge: Arc<KnowledgeStore>,
     plans: Arc<PlanBoard>,
-    events: Emitter<ChatEvent>,
+    pub(super) events: Emitter<ChatEvent>,
     pub(super) models: Arc<Models>,
-    clock: Clock,
+    pub(super) clock: Clock,
     data_dir: PathBuf,
     /// The last measured context use, by conversation.
     pub(super) meter: Mutex<Option<(i64, ContextMeter)>>,
@@ -345,8 +345,9 @@ impl ContextService {
         Ok(self.store.context().scratchpad(conversation_id).await?)
     }
 
-    /// `/checkpoint`: digests the live history into a checkpoint now.
-    pub(crate) async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
+    /// Digests the live history into a checkpoint now: `/checkpoint` ("manual"), a chat
+    /// closed idle ("idle").
+    pub(crate) async fn checkpoint_now(&self, trigger: &str) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         if self.store.conversations().is_incognito(conversation_id).await? {
             return Err(TurnError::IncognitoKeepsNothing);
@@ -367,7 +368,7 @@ impl ContextService {
             }
         };
         let covered: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?;
-        self.save_checkpoint(conversation_id, "manual", body, &chain, &covered).await
+        self.save_checkpoint(conversation_id, trigger, body, &chain, &covered).await
     }
 
     /// A checkpoint every [`CHECKPOINT_EVERY`] messages, so long work that never fills

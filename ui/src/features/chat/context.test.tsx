@@ -75,6 +75,19 @@ describe("context around the chat", () => {
     expect(meter.getAttribute("title")).toContain("tools take 900 of them");
   });
 
+  it("shows the new chat when the core closes the one left idle, with the offer to continue it", async () => {
+    const core = new FakeCore();
+    core.history = [message({ id: 1, role: "user", content: "Estoy organizando la mudanza" })];
+    renderApp();
+    expect(await screen.findByText("Estoy organizando la mudanza")).toBeInTheDocument();
+    core.history = [];
+    core.handlers.continuation_offer = () => ({ ...checkpoint, id: 8, trigger: "idle", body: { ...checkpoint.body, title: "La mudanza" } });
+    await core.event({ type: "conversation_closed", conversation_id: 1, opened: 2, checkpoint_id: 8 });
+    await waitFor(() => expect(screen.queryByText("Estoy organizando la mudanza")).toBeNull());
+    expect(await screen.findByTestId("continue-offer")).toHaveTextContent("La mudanza");
+    expect(core.invoked("load_history").length).toBeGreaterThanOrEqual(2);
+  });
+
   it("offers to continue an open checkpoint and brings it in on Continue", async () => {
     const core = new FakeCore();
     core.handlers.continuation_offer = () => checkpoint;

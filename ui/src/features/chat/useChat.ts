@@ -10,6 +10,8 @@ export function useChat() {
   const [model, setModel] = useState<ModelStatus>({ state: "idle" });
   const localId = useRef(0);
   const intentAnswered = useRef(false);
+  /** Shows the current conversation anew; set once `reloadChat` exists, for the listener. */
+  const reloadCurrent = useRef<() => void>(() => undefined);
   // Whether a reply is being written when the user sends: then the core queues it.
   const busy = useRef(false);
   busy.current = state.streaming !== null;
@@ -65,6 +67,9 @@ export function useChat() {
       } else if (event.type === "turn_started" && event.channel === hereChannel() && sentWhileBusy.current.length > 0) {
         dispatch({ type: "dequeued", text: sentWhileBusy.current.shift() ?? "", localId: ++localId.current });
       }
+      // The core closed the chat left idle (Settings → Your data): show the new one,
+      // which offers to continue it.
+      if (event.type === "conversation_closed") reloadCurrent.current();
       if (event.type === "plan_updated") setPlan(event.items);
       if (event.type === "scratchpad_updated") setScratchpad(event.text);
       // Sidecar answered a request itself before the model added its words: the
@@ -258,6 +263,7 @@ export function useChat() {
   const newChat = useCallback(() => showCurrent(api.newConversation()), [showCurrent]);
   const newIncognito = useCallback(() => showCurrent(api.newIncognito()), [showCurrent]);
   const reloadChat = useCallback(() => showCurrent(Promise.resolve()), [showCurrent]);
+  reloadCurrent.current = reloadChat;
 
   const acceptOffer = useCallback(() => {
     if (!offer) return;

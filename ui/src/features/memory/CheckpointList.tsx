@@ -55,7 +55,7 @@ export function CheckpointList() {
                 {t.checkpointStatus(c.status)}
               </span>
               <span className="muted small">
-                {c.trigger === "auto" ? t.checkpointAuto : t.checkpointManual} · {c.updated_at.slice(0, 16).replace("T", " ")}
+                {c.trigger === "auto" ? t.checkpointAuto : c.trigger === "idle" ? t.checkpointIdle : t.checkpointManual} · {c.updated_at.slice(0, 16).replace("T", " ")}
               </span>
             </div>
             {editing === c.id ? (
