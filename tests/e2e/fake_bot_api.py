@@ -19,6 +19,8 @@ class FakeBotApi:
         self.calls = []
         self.lock = threading.Condition()
         self.next_message_id = 1
+        # While away, every request is dropped unanswered (the server gone).
+        self.away = False
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -28,6 +30,9 @@ class FakeBotApi:
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if outer.away:
+                    self.close_connection = True
+                    return
                 method = self.path.rsplit("/", 1)[-1].lower()
                 with outer.lock:
                     outer.calls.append((method, body))
@@ -75,6 +80,12 @@ class FakeBotApi:
     def polled(self):
         with self.lock:
             return any(m == "getupdates" for m, _ in self.calls)
+
+    def go_away(self):
+        self.away = True
+
+    def come_back(self):
+        self.away = False
 
     def close(self):
         self.server.shutdown()

@@ -1,7 +1,13 @@
 """Settings → Channels in the real app, against a Bot API–compatible server on
 loopback: the pairing code is shown, the phone sends /start CODE, the chat shows as
-paired; a message from the phone is answered there and appears in the desktop chat."""
+paired; a message from the phone is answered there and appears in the desktop chat.
+Then the server goes away: a reminder the phone cannot take waits in the stored outbox,
+the card says so, and once the server is back the phone has it, once."""
+import os
 import re
+import subprocess
+import time
+from pathlib import Path
 
 from conftest import wait_until
 from fake_bot_api import FakeBotApi
@@ -60,6 +66,32 @@ def test_telegram_pairs_from_settings_and_the_phone_talks_to_the_same_chat(deskt
         wait_until(lambda: "¿Me lees desde el móvil?" in session.text(session.find("main")), 20, "the phone's message is not in the chat")
         wait_until(lambda: "te leo desde el escritorio" in session.text(session.find("main")), 20, "the reply is not in the chat")
         desktop.screenshot("channels-phone-in-chat")
+
+        # Away from the desk at once, so the phone takes reminders; then the server goes.
+        session.settings("proactivity")
+        session.wait_for("[data-testid=phone-when-idle]", 10)
+        session.script(
+            "const i = document.querySelector('[data-testid=phone-when-idle]');"
+            "Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(i, '0');"
+            "i.dispatchEvent(new Event('input', {bubbles: true}))")
+        session.click(session.find("[data-testid=save-proactive]"))
+        wait_until(lambda: session.script("return document.querySelector('[data-testid=phone-when-idle]').value") == "0", 10, "not saved")
+        time.sleep(0.5)
+        session.settings("channels")
+        bot.go_away()
+        wait_until(lambda: "Disconnected" in session.text(session.find("[data-testid=telegram-state]")), 30, "Telegram not seen down")
+        cli = Path(os.environ.get("SIDECAR_CLI", Path(desktop.binary).parent / "sidecar"))
+        subprocess.run([str(cli), "--data-dir", str(tmp_path / "data"), "remind", "in 3 seconds", "regar las plantas"], check=True, timeout=60)
+
+        wait_until(lambda: session.find_all("[data-testid=telegram-held]"), 30, "the card does not say a reminder waits")
+        assert "1 reminder or result waits to be sent here" in session.text(session.find("[data-testid=telegram-held]"))
+        assert not any("regar las plantas" in said for said in bot.sent_to(PHONE))
+        session.script("document.querySelector('[data-testid=telegram-card]').scrollIntoView()")
+        desktop.screenshot("channels-held-for-the-phone")
+        bot.come_back()
+        wait_until(lambda: any("regar las plantas" in said for said in bot.sent_to(PHONE)), 60, "the held reminder never reached the phone")
+        wait_until(lambda: not session.find_all("[data-testid=telegram-held]"), 20, "the card still says it waits")
+        assert sum("regar las plantas" in said for said in bot.sent_to(PHONE)) == 1, bot.sent_to(PHONE)
     finally:
         desktop.close(session)
         bot.close()

@@ -116,6 +116,9 @@ impl ChannelService {
     pub fn new(with: PhoneParts, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
         let chats = with.settings.current().channels.telegram.as_ref().map(|t| t.allowed_chats.clone()).unwrap_or_default();
         let paired = Arc::new(PairedChats::new(chats, with.settings.clone(), with.events.clone()));
+        // The cards say how many messages wait for each phone: a change redraws them.
+        let events = with.events.clone();
+        router.on_held_change(move || events.publish(ChannelEvent::ChannelsChanged));
         Self {
             with: with.clone(),
             secrets,

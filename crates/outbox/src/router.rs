@@ -158,7 +158,12 @@ pub struct MessageRouter {
     delivering: Arc<tokio::sync::Mutex<bool>>,
     /// How many messages each phone has held, as last counted (for a view that cannot wait).
     held: Arc<RwLock<HashMap<SinkId, i64>>>,
+    /// Told when a phone's held count changes (the channels' view shows it).
+    held_changed: Arc<RwLock<Option<HeldChanged>>>,
 }
+
+/// What is told that a phone's held count changed.
+type HeldChanged = Arc<dyn Fn() + Send + Sync>;
 
 impl MessageRouter {
     /// Adds a sink; one of the same id replaces it.
@@ -194,8 +199,19 @@ impl MessageRouter {
             Some(rows) => rows.count(sink).await?,
             None => 0,
         };
-        self.held.write().expect("held lock").insert(sink, count);
+        let before = self.held.write().expect("held lock").insert(sink, count).unwrap_or(0);
+        if before != count {
+            let tell = self.held_changed.read().expect("held lock").clone();
+            if let Some(tell) = tell {
+                tell();
+            }
+        }
         Ok(count)
+    }
+
+    /// `tell` is called each time a phone's held count changes.
+    pub fn on_held_change(&self, tell: impl Fn() + Send + Sync + 'static) {
+        *self.held_changed.write().expect("held lock") = Some(Arc::new(tell));
     }
 
     /// How many messages are held for `sink`, as last counted (at each hold and each

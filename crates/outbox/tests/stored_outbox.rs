@@ -96,6 +96,11 @@ async fn a_phone_that_is_down_or_refuses_gets_each_message_once_in_order_when_it
     router.register(telegram.clone());
     router.register(whatsapp.clone());
     let prefs = SinkPreferences::default();
+    let told = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = told.clone();
+    router.on_held_change(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
 
     // Telegram's bridge is down; WhatsApp is up but its sends fail.
     telegram.up.store(false, Ordering::SeqCst);
@@ -108,6 +113,8 @@ async fn a_phone_that_is_down_or_refuses_gets_each_message_once_in_order_when_it
     router.send(reminder("dos"), &prefs, away()).await;
     assert_eq!(router.count_held(SinkId::Telegram).await.unwrap(), 2);
     assert_eq!(router.count_held(SinkId::Whatsapp).await.unwrap(), 2);
+    assert_eq!(router.held_for(SinkId::Telegram), 2, "as last counted, for a view that cannot wait");
+    assert!(told.load(Ordering::SeqCst) >= 2, "each change is told");
 
     // Still refused: nothing goes, nothing is lost.
     assert_eq!(router.deliver_waiting().await, 0);
@@ -122,6 +129,7 @@ async fn a_phone_that_is_down_or_refuses_gets_each_message_once_in_order_when_it
     assert_eq!(whatsapp.shown(), ["uno", "dos"]);
     assert_eq!(router.deliver_waiting().await, 0, "nothing twice");
     assert_eq!(router.count_held(SinkId::Telegram).await.unwrap(), 0);
+    assert_eq!(router.held_for(SinkId::Whatsapp), 0);
 }
 
 #[tokio::test]

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api, toCommandError } from "../../api";
 import { useStrings } from "../../i18n";
 import type { RetentionSettings as Retention, RetentionView } from "./retention.strings";
@@ -42,24 +42,34 @@ export function RetentionSettings() {
   const [view, setView] = useState<RetentionView | null>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [tidying, setTidying] = useState(false);
+  /** The settings as last chosen: two choices made before the first is saved both count. */
+  const latest = useRef<Retention | null>(null);
 
   useEffect(() => {
     api
       .retention()
-      .then(setView)
+      .then((loaded) => {
+        latest.current = loaded.settings;
+        setView(loaded);
+      })
       .catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
   }, []);
 
   const save = (change: Partial<Retention>, saved: string) => {
-    if (!view) return;
-    const settings = { ...view.settings, ...change };
+    const before = latest.current;
+    if (!before) return;
+    const settings = { ...before, ...change };
+    latest.current = settings;
+    setView((shown) => shown && { ...shown, settings });
     api
       .setRetention(settings)
-      .then(() => {
-        setView({ ...view, settings });
-        setNote({ ok: true, text: saved });
-      })
-      .catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
+      .then(() => setNote({ ok: true, text: saved }))
+      .catch((e) => {
+        // Refused: the choice shown goes back to what is saved.
+        latest.current = before;
+        setView((shown) => shown && { ...shown, settings: before });
+        setNote({ ok: false, text: toCommandError(e).message });
+      });
   };
   const tidy = () => {
     setTidying(true);

@@ -57,6 +57,16 @@ describe("Settings → Your data → Keeping", () => {
     expect(await screen.findByText(/Nothing to tidy.*uses 61.0 MB\. What is left is pinned, current or not a chat/)).toBeInTheDocument();
   });
 
+  it("keeps a first choice when a second comes before the first is saved", async () => {
+    const core = new FakeCore();
+    core.handlers.set_retention = () => new Promise((resolve) => setTimeout(() => resolve(null), 200));
+    const { user } = await openKeeping();
+    await user.selectOptions(screen.getByTestId("max-size"), "50");
+    await user.selectOptions(screen.getByTestId("close-idle"), "2");
+    expect(core.invoked("set_retention").at(-1)!.args).toEqual({ retention: { keep_days: null, max_size_mb: 50, close_idle_hours: 2, tidy_often: true } });
+    expect((screen.getByTestId("max-size") as HTMLSelectElement).selectedOptions[0]).toHaveTextContent("50 MB");
+  });
+
   it("shows a limit set by hand in the file as it is, and says a refusal", async () => {
     const core = new FakeCore();
     core.retention = { ...core.retention, settings: { ...core.retention.settings, max_size_mb: 75 }, max_size_mb: [1000, 500, 250, 100, 75, 50] };
