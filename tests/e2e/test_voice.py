@@ -309,9 +309,19 @@ def test_the_voice_test_plays_on_the_speakers_chosen_in_settings(desktop, tmp_pa
             time.sleep(0.5)
             return 'spanish_voice = "es-419+f3"' in config.read_text()
         wait_until(voice_chosen, 15, "the voice was not saved")
-        # The pace: arrow keys on the slider, saved when the key is let go.
-        for _ in range(4):
-            session.send_keys(session.find("[data-testid=voice-speed]"), "\ue014")  # Right arrow
+        # The pace: arrow keys on the slider, saved when the key is let go. One step at a
+        # time, as a hand does: a key pressed while the view holds its fields for a save
+        # is not taken (it missed one under a loaded CI), so a step not shown is pressed again.
+        shown = lambda: session.text(session.find("[data-testid=voice-speed-value]"))
+        for expected in ("1.05×", "1.10×", "1.15×", "1.20×"):
+            def stepped(expected=expected):
+                if shown() == expected:
+                    return True
+                session.wait_for("[data-testid=voice-speed]:not([disabled])", 10)
+                session.send_keys(session.find("[data-testid=voice-speed]"), "\ue014")  # Right arrow
+                time.sleep(0.5)
+                return shown() == expected
+            wait_until(stepped, 15, f"the pace did not reach {expected}: {shown()}")
         wait_until(lambda: "speed = 1.2" in config.read_text(), 10, f"the pace was not saved: {config.read_text()}")
         assert session.text(session.find("[data-testid=voice-speed-value]")) == "1.20×"
         desktop.screenshot("voice-settings-output")

@@ -98,3 +98,15 @@ async fn keep_under(store: &Store, meaning: &MeaningIndex, current: i64, max_byt
     }
     Ok((removed, used, used > max_bytes))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tidy_runs_every_thirty_minutes_as_the_seeds_ask_or_once_a_day() {
+        assert_eq!(tidy_every(&RetentionSettings::default()), std::time::Duration::from_secs(30 * 60), "on by default");
+        let daily = RetentionSettings { tidy_often: false, ..Default::default() };
+        assert_eq!(tidy_every(&daily), std::time::Duration::from_secs(24 * 3600));
+    }
+}
