@@ -16,4 +16,3 @@ pub use message_type::MessageType;
 pub use outgoing::{Kind, Outgoing};
 pub use router::{History, MessageRouter, Presence, Routed, Sink, SinkError, Whereabouts};
 pub use sink_preferences::{SinkId, SinkPreference, SinkPreferences};
-pub use waiting::MAX_WAIT;

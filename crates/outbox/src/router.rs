@@ -320,8 +320,8 @@ impl MessageRouter {
         routed
     }
 
-    /// Whether `sink` has `message` held in the stored outbox when it cannot take it now: a linked phone, for a
-    /// reminder or a task's result. A spontaneous message is about now (a check-in, a
+    /// Whether `sink` has `message` held in the stored outbox when it cannot take it
+    /// now: a linked phone, for a reminder or a task's result. A spontaneous message is about now (a check-in, a
     /// nudge); hours later it is stale, and the loop speaks again when it is worth it.
     fn holds(&self, message: &Outgoing, sink: &dyn Sink) -> bool {
         self.waiting.get().is_some() && message.kind != Kind::Spontaneous && sink.channel().is_phone() && sink.holds_what_it_missed()
@@ -350,6 +350,11 @@ impl MessageRouter {
     /// a message is held.
     pub async fn deliver_waiting(&self) -> usize {
         let Some(rows) = self.waiting.get() else { return 0 };
+        let phones: Vec<Arc<dyn Sink>> = self.sinks.read().expect("sinks lock").iter().filter(|s| s.channel().is_phone()).cloned().collect();
+        // No phone, nothing to send (this runs every 15 s): not even a query.
+        if phones.is_empty() {
+            return 0;
+        }
         let mut started = self.delivering.lock().await;
         match rows.tidy(!*started).await {
             Ok((0, 0)) => {}
@@ -358,7 +363,6 @@ impl MessageRouter {
             Err(error) => tracing::warn!(%error, "the outbox could not be tidied"),
         }
         *started = true;
-        let phones: Vec<Arc<dyn Sink>> = self.sinks.read().expect("sinks lock").iter().filter(|s| s.channel().is_phone()).cloned().collect();
         let mut sent = 0;
         for sink in phones {
             if sink.available() {

@@ -17,7 +17,7 @@ use sidecar_store::StoreError;
 
 /// A held message older than this is not sent: a reminder or a task's result a day late
 /// on the phone says nothing the user can still act on, and the desktop has it.
-pub const MAX_WAIT: chrono::Duration = chrono::Duration::hours(24);
+const MAX_WAIT: chrono::Duration = chrono::Duration::hours(24);
 
 /// A message held for a phone.
 #[derive(Debug, Clone, PartialEq)]

@@ -280,7 +280,8 @@ pub(super) fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<()
 pub(super) fn save_retention(path: &Path, retention: &crate::RetentionSettings) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["retention"]);
-        for (key, limit) in [("keep_days", retention.keep_days), ("max_size_mb", retention.max_size_mb), ("close_idle_hours", retention.close_idle_hours)] {
+        for (key, limit, _) in retention.limits() {
+            let key = key.trim_start_matches("retention.");
             match limit {
                 Some(limit) => table[key] = value(i64::from(limit)),
                 None => {

@@ -75,15 +75,22 @@ impl RetentionSettings {
         }
     }
 
+    /// Each limit: its key in settings.toml, its value, and the values accepted. The one
+    /// list the checks, the file and the view go by.
+    pub(crate) fn limits(&self) -> [(&'static str, Option<u32>, RangeInclusive<u32>); 3] {
+        [
+            ("retention.keep_days", self.keep_days, KEEP_DAYS),
+            ("retention.max_size_mb", self.max_size_mb, MAX_SIZE_MB),
+            ("retention.close_idle_hours", self.close_idle_hours, CLOSE_IDLE_HOURS),
+        ]
+    }
+
     /// Refuses a limit outside what Sidecar offers, naming the key.
     pub fn check(&self) -> Result<(), OutOfRange> {
-        let within = |name: &'static str, value: Option<u32>, range: RangeInclusive<u32>| match value {
-            Some(value) if !range.contains(&value) => Err(OutOfRange { name, low: range.start().to_string(), high: range.end().to_string() }),
-            _ => Ok(()),
-        };
-        within("retention.keep_days", self.keep_days, KEEP_DAYS)?;
-        within("retention.max_size_mb", self.max_size_mb, MAX_SIZE_MB)?;
-        within("retention.close_idle_hours", self.close_idle_hours, CLOSE_IDLE_HOURS)
+        match self.limits().into_iter().find(|(_, value, range)| value.is_some_and(|value| !range.contains(&value))) {
+            Some((name, _, range)) => Err(OutOfRange { name, low: range.start().to_string(), high: range.end().to_string() }),
+            None => Ok(()),
+        }
     }
 }
 

@@ -40,11 +40,7 @@ impl Settings {
         if let Some(max) = llm.max_tokens {
             whole("llm.max_tokens", max.into(), 1..=1_000_000)?;
         }
-        for (key, value, range) in [
-            ("retention.keep_days", self.retention.keep_days, crate::KEEP_DAYS),
-            ("retention.max_size_mb", self.retention.max_size_mb, crate::MAX_SIZE_MB),
-            ("retention.close_idle_hours", self.retention.close_idle_hours, crate::CLOSE_IDLE_HOURS),
-        ] {
+        for (key, value, range) in self.retention.limits() {
             if let Some(value) = value {
                 whole(key, value.into(), u64::from(*range.start())..=u64::from(*range.end()))?;
             }
